@@ -1,0 +1,395 @@
+package dev.forage;
+
+import dev.forage.internal.latch.CountLatch;
+import dev.forage.internal.latch.LockLatch;
+import dev.forage.internal.latch.SpinLatch;
+import dev.forage.internal.sleep.JecSleep;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A work-stealing thread pool whose workers sleep and wake by Rayon's jobs-event-counter protocol.
+ *
+ * <h2>Implementation overview</h2>
+ * Each worker owns a Chase-Lev deque; jobs submitted by a worker go to the bottom of its own deque and it pops
+ * them LIFO, while idle workers steal the oldest job from a random victim. Jobs from outside the pool go to a
+ * shared FIFO injector. A worker that finds no work searches for a few rounds, announces that it is sleepy,
+ * searches once more, and then blocks on its own condition unless new work was posted meanwhile (the jobs
+ * event counter tells it). Posting work wakes at most the sleepers that the idle count says are needed.
+ * Waiting is done on latches with one owner: a worker that waits (in {@link #join}, {@link #scope},
+ * {@link #install}, or on a {@link ForageLatch}) keeps running other jobs, and only a set latch wakes its own
+ * owner. The protocol and its proofs: {@code docs/sleep.md}.
+ *
+ * <h2>Use</h2>
+ * <pre>{@code
+ * try (ForagePool pool = ForagePool.builder().threads(4).name("compute").build()) {
+ *     long fib = pool.install(() -> fib(pool, 30));
+ * }
+ *
+ * static long fib(ForagePool pool, int n) {
+ *     if (n < 2) return n;
+ *     JoinResult<Long, Long> r = pool.join(() -> fib(pool, n - 1), () -> fib(pool, n - 2));
+ *     return r.first() + r.second();
+ * }
+ * }</pre>
+ *
+ * <h2>Failures</h2>
+ * A job's exception reaches whoever waits for it ({@code join}, {@code scope}, {@code install}), unchanged and
+ * only after its sibling jobs finished. A fire-and-forget job's exception goes to the pool's
+ * {@linkplain ForagePoolBuilder#uncaughtExceptionHandler uncaught-exception handler}. No user exception ever
+ * kills a worker.
+ *
+ * <h2>Shutdown</h2>
+ * {@link #shutdown()} (or {@link #close()}, which also waits) rejects new outside submissions with
+ * {@link RejectedExecutionException}; every job accepted before it still runs, and jobs that running jobs
+ * submit are accepted until the pool drains. Pending timers still fire at their deadlines;
+ * {@link #shutdownNow()} cancels them and returns the never-started jobs.
+ */
+public final class ForagePool implements Executor, AutoCloseable {
+    private final Registry registry;
+    private final boolean common;
+
+    ForagePool(Registry registry, boolean common) {
+        this.registry = registry;
+        this.common = common;
+        registry.pool = this;
+    }
+
+    /** A builder for a private pool. */
+    public static ForagePoolBuilder builder() {
+        return new ForagePoolBuilder();
+    }
+
+    /**
+     * The shared default pool, created on first use: daemon threads named {@code forage-common-worker-N}, one
+     * per available processor (override with the system property {@code forage.common.parallelism}). It cannot
+     * be shut down.
+     */
+    public static ForagePool commonPool() {
+        return CommonPool.INSTANCE;
+    }
+
+    /** The pool whose worker is running the calling thread, or null when called from outside every pool. */
+    public static ForagePool current() {
+        Worker w = Worker.current();
+        return w == null ? null : w.registry.pool;
+    }
+
+    /** The index (0-based) of the calling worker in its pool, or -1 when not called on a pool worker. */
+    public static int currentWorkerIndex() {
+        Worker w = Worker.current();
+        return w == null ? -1 : w.index;
+    }
+
+    /** True when the calling thread is one of this pool's workers. */
+    public boolean isCurrentThreadWorker() {
+        Worker w = Worker.current();
+        return w != null && w.registry == registry;
+    }
+
+    /** The number of worker threads. */
+    public int parallelism() {
+        return registry.workers.length;
+    }
+
+    /** The pool's name, the prefix of its threads' names. */
+    public String name() {
+        return registry.name;
+    }
+
+    /**
+     * Runs {@code job} on the pool. Called on one of this pool's workers, the job goes to that worker's own
+     * deque (LIFO, stealable); from any other thread, to the pool's injector (FIFO). Never runs it inline.
+     *
+     * @throws NullPointerException if {@code job} is null
+     * @throws RejectedExecutionException if called from outside the pool after shutdown
+     */
+    @Override
+    public void execute(Runnable job) {
+        if (job == null) {
+            throw new NullPointerException("ForagePool.execute: job must not be null");
+        }
+        registry.execute(job);
+    }
+
+    /**
+     * Runs {@code job} on the pool behind every job already queued from outside (the injector), even when
+     * called on a worker. Use it for fairness: a job that re-submits itself this way cannot starve others
+     * (Kotlin's {@code yield()} uses it).
+     *
+     * @throws NullPointerException if {@code job} is null
+     * @throws RejectedExecutionException if called from outside the pool after shutdown
+     */
+    public void executeFair(Runnable job) {
+        if (job == null) {
+            throw new NullPointerException("ForagePool.executeFair: job must not be null");
+        }
+        registry.inject(job);
+    }
+
+    /**
+     * Runs {@code job} once {@code delay} has elapsed, as an injected job. No timer thread exists: a sleeping
+     * worker parks until the earliest deadline. A delay of zero or less runs the job as soon as a worker looks.
+     *
+     * <pre>{@code
+     * TimerHandle h = pool.schedule(() -> System.out.println("later"), 50, TimeUnit.MILLISECONDS);
+     * h.cancel(); // removed from the timer queue at once
+     * }</pre>
+     *
+     * @throws NullPointerException if {@code job} or {@code unit} is null
+     * @throws RejectedExecutionException after shutdown
+     */
+    public TimerHandle schedule(Runnable job, long delay, TimeUnit unit) {
+        if (job == null) {
+            throw new NullPointerException("ForagePool.schedule: job must not be null");
+        }
+        if (unit == null) {
+            throw new NullPointerException("ForagePool.schedule: unit must not be null");
+        }
+        return new TimerHandle(registry.schedule(job, unit.toNanos(delay)));
+    }
+
+    /**
+     * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker of this
+     * pool, {@code b} is pushed where idle workers can steal it while the caller runs {@code a}; if nobody
+     * stole {@code b}, the caller runs it too, and if someone did, the caller runs other jobs until {@code b}
+     * is done. From outside the pool the whole join runs inside the pool and the caller blocks.
+     *
+     * <p>If {@code a} or {@code b} throws, the exception is rethrown unchanged after both finished (when both
+     * throw, {@code a}'s exception carries {@code b}'s as suppressed).
+     *
+     * @throws NullPointerException if {@code a} or {@code b} is null
+     */
+    public <A, B> JoinResult<A, B> join(final Computation<A> a, final Computation<B> b) {
+        if (a == null || b == null) {
+            throw new NullPointerException("ForagePool.join: both computations must be non-null (a="
+                    + a + ", b=" + b + ")");
+        }
+        Worker w = Worker.current();
+        if (w != null && w.registry == registry) {
+            return joinOnWorker(w, a, b);
+        }
+        return install(new Computation<JoinResult<A, B>>() {
+            @Override
+            public JoinResult<A, B> compute() {
+                return joinOnWorker(Worker.current(), a, b);
+            }
+        });
+    }
+
+    private static <A, B> JoinResult<A, B> joinOnWorker(Worker w, Computation<A> a, Computation<B> b) {
+        SpinLatch latchB = new SpinLatch(w.registry.sleep, w.index);
+        StackJob<B> jobB = new StackJob<>(b, latchB);
+        w.push(jobB);
+        A resultA = null;
+        Throwable failureA = null;
+        try {
+            resultA = a.compute();
+        } catch (Throwable t) {
+            failureA = t;
+        }
+        // Take b back if nobody stole it; run whatever else is on top of it meanwhile.
+        while (!latchB.probe()) {
+            Runnable job = w.takeLocalJob();
+            if (job == null) {
+                w.waitUntil(latchB, Worker.NO_DEADLINE);
+                break;
+            }
+            if (job == jobB) {
+                jobB.run();
+                w.counters.jobRun();
+                break;
+            }
+            w.execute(job);
+        }
+        if (failureA != null) {
+            Throwable failureB = jobB.failure();
+            if (failureB != null && failureB != failureA) {
+                failureA.addSuppressed(failureB);
+            }
+            throw Sneaky.rethrow(failureA);
+        }
+        return new JoinResult<>(resultA, jobB.resultOrThrow());
+    }
+
+    /**
+     * Runs {@code body}, which may {@linkplain Scope#spawn spawn} jobs, and returns its result once the body
+     * and every spawned job finished. A worker that waits here runs other jobs meanwhile. From outside the
+     * pool the scope runs inside the pool and the caller blocks. See {@link Scope} for an example and for
+     * failure handling.
+     *
+     * @throws NullPointerException if {@code body} is null
+     */
+    public <T> T scope(final ScopeBody<T> body) {
+        if (body == null) {
+            throw new NullPointerException("ForagePool.scope: body must not be null");
+        }
+        Worker w = Worker.current();
+        if (w == null || w.registry != registry) {
+            return install(new Computation<T>() {
+                @Override
+                public T compute() {
+                    return scope(body);
+                }
+            });
+        }
+        SpinLatch done = new SpinLatch(registry.sleep, w.index);
+        CountLatch count = new CountLatch(done);
+        Scope scope = new Scope(registry, count);
+        T result = null;
+        try {
+            result = body.run(scope);
+        } catch (Throwable t) {
+            scope.recordFailure(t);
+        }
+        count.set(); // the body's own count
+        w.waitUntil(done, Worker.NO_DEADLINE);
+        Throwable failure = scope.failure();
+        if (failure != null) {
+            throw Sneaky.rethrow(failure);
+        }
+        return result;
+    }
+
+    /**
+     * Runs {@code computation} inside this pool and returns its result. On a worker of this pool it runs
+     * inline. On a worker of another Forage pool, that worker keeps running its own pool's jobs until the
+     * result is ready. On any other thread, the caller blocks (interrupts are not lost: the flag is re-set on
+     * return).
+     *
+     * @throws NullPointerException if {@code computation} is null
+     * @throws RejectedExecutionException if called from outside after shutdown
+     */
+    public <T> T install(Computation<T> computation) {
+        if (computation == null) {
+            throw new NullPointerException("ForagePool.install: computation must not be null");
+        }
+        Worker w = Worker.current();
+        if (w != null && w.registry == registry) {
+            return computation.compute();
+        }
+        if (w != null) {
+            // A worker of another pool: it owns the latch and keeps working in its own pool while it waits.
+            SpinLatch latch = new SpinLatch(w.registry.sleep, w.index);
+            StackJob<T> job = new StackJob<>(computation, latch);
+            registry.inject(job);
+            w.waitUntil(latch, Worker.NO_DEADLINE);
+            return job.resultOrThrow();
+        }
+        LockLatch latch = new LockLatch();
+        StackJob<T> job = new StackJob<>(computation, latch);
+        registry.inject(job);
+        latch.awaitUninterruptibly();
+        return job.resultOrThrow();
+    }
+
+    /** A snapshot of the pool's statistics, summed over its workers. */
+    public PoolStatistics statistics() {
+        return registry.statistics();
+    }
+
+    /**
+     * Starts an orderly shutdown: outside submissions are rejected from now on; every job accepted before
+     * still runs. Returns at once; see {@link #awaitTermination} and {@link #close()}.
+     *
+     * @throws UnsupportedOperationException on the {@linkplain #commonPool() common pool}
+     */
+    public void shutdown() {
+        checkNotCommon("shutdown");
+        registry.shutdown();
+    }
+
+    /**
+     * Shuts down, cancels pending timers, removes the jobs still queued from outside, interrupts the workers,
+     * and returns the jobs that never started. Jobs that running jobs pushed on their own deques still run: a
+     * computation that waits for them would otherwise never finish.
+     *
+     * @throws UnsupportedOperationException on the {@linkplain #commonPool() common pool}
+     */
+    public List<Runnable> shutdownNow() {
+        checkNotCommon("shutdownNow");
+        return registry.shutdownNow();
+    }
+
+    /** True once {@link #shutdown()} was called. */
+    public boolean isShutdown() {
+        return registry.isShutdown();
+    }
+
+    /** True once every worker has finished after shutdown. */
+    public boolean isTerminated() {
+        return registry.isTerminated();
+    }
+
+    /**
+     * Waits until every worker thread has ended after shutdown, or the timeout elapses. Returns true if the pool
+     * terminated; once it does, no thread of this pool is alive.
+     *
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     * @throws IllegalStateException if called on one of this pool's workers (it would wait for itself)
+     */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        if (timeout < 0) {
+            throw new IllegalArgumentException("awaitTermination: timeout must be >= 0, was " + timeout);
+        }
+        if (unit == null) {
+            throw new NullPointerException("awaitTermination: unit must not be null");
+        }
+        return registry.awaitTermination(timeout, unit);
+    }
+
+    /**
+     * Shuts down and waits for termination. Called on one of this pool's own workers it only shuts down (it
+     * cannot wait for itself). Idempotent.
+     *
+     * @throws UnsupportedOperationException on the {@linkplain #commonPool() common pool}
+     */
+    @Override
+    public void close() {
+        checkNotCommon("close");
+        registry.shutdown();
+        if (!isCurrentThreadWorker()) {
+            registry.awaitTerminationUninterruptibly();
+        }
+    }
+
+    private void checkNotCommon(String operation) {
+        if (common) {
+            throw new UnsupportedOperationException(operation + " is not allowed on the common pool "
+                    + "(ForagePool.commonPool() lives as long as the JVM); build a private pool with "
+                    + "ForagePool.builder() if you need to shut one down");
+        }
+    }
+
+    Registry registry() {
+        return registry;
+    }
+
+    @Override
+    public String toString() {
+        return "ForagePool[" + registry.name + ", threads=" + parallelism()
+                + (isTerminated() ? ", terminated" : isShutdown() ? ", shut down" : "") + "]";
+    }
+
+    /** The lazily created common pool (initialization-on-demand holder). */
+    private static final class CommonPool {
+        static final ForagePool INSTANCE = create();
+
+        private static ForagePool create() {
+            int threads = Runtime.getRuntime().availableProcessors();
+            String property = System.getProperty("forage.common.parallelism");
+            if (property != null) {
+                try {
+                    threads = Integer.parseInt(property.trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("system property forage.common.parallelism=" + property
+                            + " is not an integer; allowed: 1.." + ForagePoolBuilder.MAX_THREADS, e);
+                }
+            }
+            ForagePoolBuilder builder = new ForagePoolBuilder().threads(threads).name("forage-common").daemon(true);
+            return new ForagePool(builder.buildRegistry(new JecSleep(threads)), true);
+        }
+    }
+}

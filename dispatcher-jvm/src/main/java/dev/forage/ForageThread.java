@@ -1,0 +1,14 @@
+package dev.forage;
+
+/**
+ * The thread class of a pool built without a custom thread factory. Knowing the class lets
+ * {@link Worker#current()} find the running worker with one type check instead of a thread-local lookup.
+ */
+final class ForageThread extends Thread {
+    final Worker worker;
+
+    ForageThread(Worker worker, String name) {
+        super(worker, name);
+        this.worker = worker;
+    }
+}

@@ -1,0 +1,319 @@
+package dev.forage;
+
+import dev.forage.internal.WorkerCounters;
+import dev.forage.internal.deque.Injector;
+import dev.forage.internal.latch.LockLatch;
+import dev.forage.internal.sleep.SleepStrategy;
+import dev.forage.internal.timer.TimerQueue;
+import dev.forage.internal.timer.TimerTask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The shared state of one pool: workers, injector, sleep strategy, timers, and the life cycle.
+ *
+ * <p>Life cycle: {@link #control} packs a SHUTDOWN bit with the number of outside submissions in flight. An
+ * outside submission increments it, checks the bit, pushes, and decrements; shutdown sets the bit and then
+ * each worker's terminate latch. A worker retires only when the bit is set, no submission is in flight, and a
+ * full search found nothing, so an accepted job is never stranded (issue: "nothing accepted is ever silently
+ * dropped").
+ */
+final class Registry {
+    private static final long SHUTDOWN = 1L << 62;
+
+    final Worker[] workers;
+    final Injector injector = new Injector();
+    final SleepStrategy sleep;
+    final TimerQueue timers = new TimerQueue();
+    final String name;
+    private final Thread.UncaughtExceptionHandler handler;
+    private final AtomicLong control = new AtomicLong();
+    private final AtomicInteger liveWorkers;
+    private final AtomicInteger exitedWorkers = new AtomicInteger();
+    private final LockLatch terminated = new LockLatch();
+    /** The public face, for {@link ForagePool#current()}. */
+    ForagePool pool;
+
+    Registry(String name, int threads, SleepStrategy sleep, ThreadFactory factory, boolean daemon,
+            Thread.UncaughtExceptionHandler handler) {
+        this.name = name;
+        this.sleep = sleep;
+        this.handler = handler;
+        this.workers = new Worker[threads];
+        this.liveWorkers = new AtomicInteger(threads);
+        for (int i = 0; i < threads; i++) {
+            workers[i] = new Worker(this, i);
+        }
+        for (int i = 0; i < threads; i++) {
+            Worker w = workers[i];
+            Thread t;
+            if (factory == null) {
+                t = new ForageThread(w, name + "-worker-" + i);
+                t.setDaemon(daemon);
+            } else {
+                t = factory.newThread(w);
+                if (t == null) {
+                    abortStart();
+                    throw new IllegalStateException("the thread factory returned null for worker " + i
+                            + "; a Forage thread factory must return a new, unstarted thread running the given Runnable");
+                }
+            }
+            w.thread = t;
+        }
+        for (int i = 0; i < threads; i++) {
+            workers[i].thread.start();
+        }
+    }
+
+    private void abortStart() {
+        // No thread has started yet: nothing to stop, but the pool must not look alive.
+        control.set(SHUTDOWN);
+        liveWorkers.set(0);
+        exitedWorkers.set(workers.length);
+        terminated.set();
+    }
+
+    // Submission.
+
+    /** Runs {@code job} on this pool: on the caller's deque when it is one of our workers, else injected. */
+    void execute(Runnable job) {
+        Worker w = Worker.current();
+        if (w != null && w.registry == this) {
+            w.push(job);
+        } else {
+            inject(job);
+        }
+    }
+
+    /** Queues {@code job} at the back of the injector, from any thread (FIFO; used for fairness). */
+    void inject(Runnable job) {
+        Worker w = Worker.current();
+        if (w != null && w.registry == this) {
+            // A live worker of ours drains the injector before it retires, so no admission check is needed.
+            pushInjected(job);
+            return;
+        }
+        long c = control.getAndIncrement();
+        try {
+            if ((c & SHUTDOWN) != 0) {
+                throw rejected(job);
+            }
+            pushInjected(job);
+        } finally {
+            control.getAndDecrement();
+        }
+    }
+
+    private void pushInjected(Runnable job) {
+        boolean wasEmpty = injector.isEmpty();
+        injector.push(job);
+        // I1 done (the push); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
+        sleep.newInjectedJobs(1, wasEmpty);
+    }
+
+    RejectedExecutionException rejected(Object job) {
+        return new RejectedExecutionException("pool " + name + " is shut down and accepts no new jobs (rejected "
+                + job + "); submit before shutdown()/close(), or to a pool that is running");
+    }
+
+    boolean submissionsInFlight() {
+        return (control.get() & ~SHUTDOWN) != 0;
+    }
+
+    // Timers.
+
+    TimerTask schedule(Runnable job, long delayNanos) {
+        long c = control.getAndIncrement();
+        try {
+            if ((c & SHUTDOWN) != 0) {
+                throw rejected(job);
+            }
+            long now = System.nanoTime();
+            long delay = Math.max(delayNanos, 0L);
+            long deadline = now + delay;
+            if (deadline - now < 0 || deadline == TimerQueue.NO_DEADLINE) {
+                deadline = now + (Long.MAX_VALUE >> 1); // saturate: about 146 years
+            }
+            TimerTask task = new TimerTask(job, deadline);
+            if (timers.add(task)) {
+                int watcher = timers.watcher();
+                if (watcher != TimerQueue.NO_WATCHER) {
+                    sleep.timerDeadlineChanged(watcher);
+                } else {
+                    // Nobody watches the timers: the same rule as an injected job finds a worker for them.
+                    sleep.newInjectedJobs(1, true);
+                }
+            }
+            return task;
+        } finally {
+            control.getAndDecrement();
+        }
+    }
+
+    /** Moves every due timer to the injector; they are new injected jobs. Any thread. */
+    void fireDueTimers() {
+        List<TimerTask> due = timers.pollExpired(System.nanoTime());
+        if (due == null) {
+            return;
+        }
+        boolean wasEmpty = injector.isEmpty();
+        for (TimerTask t : due) {
+            injector.push(t);
+        }
+        sleep.newInjectedJobs(due.size(), wasEmpty);
+    }
+
+    /** A worker that held the timer watch became busy: let a sleeper take the watch over. */
+    void handOverTimerWatch(Worker w) {
+        if (timers.watcher() == w.index && timers.releaseWatch(w.index) && !timers.isEmpty()) {
+            sleep.newInjectedJobs(1, true);
+        }
+    }
+
+    // Exceptions.
+
+    void handleUncaught(Thread thread, Throwable error) {
+        try {
+            Thread.UncaughtExceptionHandler h = handler != null ? handler : thread.getUncaughtExceptionHandler();
+            if (h != null) {
+                h.uncaughtException(thread, error);
+            }
+        } catch (Throwable ignored) {
+            // A failing handler must not kill the worker either.
+        }
+    }
+
+    // Life cycle.
+
+    boolean isShutdown() {
+        return (control.get() & SHUTDOWN) != 0;
+    }
+
+    boolean isTerminated() {
+        return terminated.probe();
+    }
+
+    void shutdown() {
+        long c;
+        do {
+            c = control.get();
+            if ((c & SHUTDOWN) != 0) {
+                return;
+            }
+        } while (!control.compareAndSet(c, c | SHUTDOWN));
+        for (Worker w : workers) {
+            w.terminate.set();
+        }
+    }
+
+    /** Shuts down, then removes and returns the jobs that never started: injected jobs and pending timers. */
+    List<Runnable> shutdownNow() {
+        shutdown();
+        List<Runnable> never = new ArrayList<>();
+        for (TimerTask t : timers.drainPending()) {
+            never.add(t.job());
+        }
+        Runnable job;
+        while ((job = injector.poll()) != null) {
+            never.add(job instanceof TimerTask ? ((TimerTask) job).job() : job);
+        }
+        for (Worker w : workers) {
+            w.thread.interrupt();
+        }
+        return never;
+    }
+
+    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        Worker w = Worker.current();
+        if (w != null && w.registry == this && !terminated.probe()) {
+            throw new IllegalStateException("awaitTermination called on a worker of pool " + name
+                    + ": it would wait for itself; call it from a thread outside the pool");
+        }
+        long nanos = unit.toNanos(timeout);
+        long deadline = System.nanoTime() + Math.min(nanos, Long.MAX_VALUE >> 2);
+        if (!terminated.await(timeout, unit)) {
+            return false;
+        }
+        // Every worker finished its loop; wait for the threads themselves to end, so that no pool thread is
+        // alive once this returns true.
+        for (Worker worker : workers) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            worker.thread.join(Math.max(left, 1L));
+            if (worker.thread.isAlive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    void awaitTerminationUninterruptibly() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                awaitTermination(Long.MAX_VALUE >> 2, TimeUnit.NANOSECONDS);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A worker leaves the drain loop: true if it may exit. The last one stays while timers are pending. */
+    boolean tryRetire() {
+        while (true) {
+            int n = liveWorkers.get();
+            if (n == 1 && !timers.isEmpty()) {
+                return false;
+            }
+            if (liveWorkers.compareAndSet(n, n - 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** The last thing a worker's thread does; the last one reports termination. */
+    void workerExited(Worker w) {
+        if (exitedWorkers.incrementAndGet() == workers.length) {
+            terminated.set();
+        }
+    }
+
+    // Statistics.
+
+    PoolStatistics statistics() {
+        long jobs = 0;
+        long steals = 0;
+        long injected = 0;
+        long sleeps = 0;
+        long wakeups = 0;
+        long idleWakeups = 0;
+        long latchWakeups = 0;
+        long[] perWorker = new long[workers.length];
+        for (int i = 0; i < workers.length; i++) {
+            WorkerCounters c = workers[i].counters;
+            perWorker[i] = c.jobsRun();
+            jobs += c.jobsRun();
+            steals += c.steals();
+            injected += c.injectedTaken();
+            sleeps += c.sleeps();
+            wakeups += c.wakeups();
+            idleWakeups += c.wakeupsWithoutWork();
+            latchWakeups += c.latchWakeups();
+        }
+        return new PoolStatistics(workers.length, jobs, steals, injected, sleeps, wakeups, idleWakeups,
+                latchWakeups, sleep.sleepingThreads(), sleep.idleThreads(), perWorker);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

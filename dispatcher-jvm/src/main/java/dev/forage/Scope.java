@@ -1,0 +1,119 @@
+package dev.forage;
+
+import dev.forage.internal.latch.CountLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A scope of spawned jobs: {@link ForagePool#scope(ScopeBody)} returns only after the body and every job
+ * spawned into the scope (directly or by other spawned jobs) finished. Jobs may borrow anything the body can
+ * see, since they all end before the scope does.
+ *
+ * <pre>{@code
+ * int[] squares = new int[n];
+ * pool.scope(s -> {
+ *     for (int i = 0; i < n; i++) {
+ *         int k = i;
+ *         s.spawn(() -> squares[k] = k * k);
+ *     }
+ *     return null;
+ * });
+ * }</pre>
+ *
+ * <p>Failures: if the body or any job throws, the scope still waits for every job, then rethrows the first
+ * failure with the others attached as {@linkplain Throwable#getSuppressed() suppressed}. A failing job does
+ * not cancel its siblings.
+ */
+public final class Scope {
+    private final Registry registry;
+    private final CountLatch latch;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    Scope(Registry registry, CountLatch latch) {
+        this.registry = registry;
+        this.latch = latch;
+    }
+
+    /**
+     * Spawns a job into this scope. From a worker of the scope's pool it goes to that worker's deque; from
+     * any other thread, to the pool's injector.
+     *
+     * @throws NullPointerException if {@code job} is null
+     * @throws IllegalStateException if the scope already ended
+     */
+    public void spawn(Runnable job) {
+        if (job == null) {
+            throw new NullPointerException("Scope.spawn: job must not be null");
+        }
+        spawnJob(new ScopeJob(this, null, job));
+    }
+
+    /**
+     * Spawns a job that receives this scope, so it can spawn more jobs into it.
+     *
+     * @throws NullPointerException if {@code task} is null
+     * @throws IllegalStateException if the scope already ended
+     */
+    public void spawn(ScopeTask task) {
+        if (task == null) {
+            throw new NullPointerException("Scope.spawn: task must not be null");
+        }
+        spawnJob(new ScopeJob(this, task, null));
+    }
+
+    private void spawnJob(ScopeJob job) {
+        try {
+            latch.increment();
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("Scope.spawn called after the scope ended; spawn only from the "
+                    + "scope's body or from jobs spawned into it", e);
+        }
+        registry.execute(job);
+    }
+
+    void recordFailure(Throwable t) {
+        if (!failure.compareAndSet(null, t)) {
+            Throwable first = failure.get();
+            if (first != t) {
+                synchronized (first) {
+                    first.addSuppressed(t);
+                }
+            }
+        }
+    }
+
+    Throwable failure() {
+        return failure.get();
+    }
+
+    void jobDone() {
+        latch.set();
+    }
+
+    /** A spawned job: runs, records a failure, and counts itself out of the scope. */
+    static final class ScopeJob implements Runnable {
+        private final Scope scope;
+        private final ScopeTask task;
+        private final Runnable job;
+
+        ScopeJob(Scope scope, ScopeTask task, Runnable job) {
+            this.scope = scope;
+            this.task = task;
+            this.job = job;
+        }
+
+        @Override
+        public void run() {
+            try {
+                if (task != null) {
+                    task.run(scope);
+                } else {
+                    job.run();
+                }
+            } catch (Throwable t) {
+                scope.recordFailure(t);
+            } finally {
+                scope.jobDone();
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.forage;
+
+import dev.forage.internal.latch.Latch;
+
+/**
+ * A computation whose result and failure are kept for the one thread that waits for it on {@link #latch}
+ * (Rayon's {@code StackJob}): the second half of a {@code join}, or the body of an {@code install}.
+ */
+final class StackJob<T> implements Runnable {
+    private final Computation<T> computation;
+    final Latch latch;
+    // Plain fields: written before latch.set() (a volatile write) and read after latch.probe() saw SET.
+    private T result;
+    private Throwable failure;
+
+    StackJob(Computation<T> computation, Latch latch) {
+        this.computation = computation;
+        this.latch = latch;
+    }
+
+    @Override
+    public void run() {
+        try {
+            result = computation.compute();
+        } catch (Throwable t) {
+            failure = t;
+        }
+        // Hazard: after set() the waiter may return and drop this job; nothing may follow it.
+        latch.set();
+    }
+
+    /** The failure, or null. Only after the latch is set. */
+    Throwable failure() {
+        return failure;
+    }
+
+    /** The result, or the failure rethrown unchanged. Only after the latch is set. */
+    T resultOrThrow() {
+        if (failure != null) {
+            throw Sneaky.rethrow(failure);
+        }
+        return result;
+    }
+
+    @Override
+    public String toString() {
+        return "StackJob[" + computation + "]";
+    }
+}

@@ -1,0 +1,284 @@
+package dev.forage;
+
+import dev.forage.internal.Tuning;
+import dev.forage.internal.WorkerCounters;
+import dev.forage.internal.deque.Injector;
+import dev.forage.internal.deque.WorkDeque;
+import dev.forage.internal.latch.CoreLatch;
+import dev.forage.internal.latch.SpinLatch;
+import dev.forage.internal.sleep.IdleContext;
+import dev.forage.internal.sleep.IdleState;
+import dev.forage.internal.sleep.SleepStrategy;
+import dev.forage.internal.timer.TimerQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One worker of a pool: its deque, its terminate latch, its statistics, and the loop that runs jobs until a
+ * latch is set (Rayon's {@code wait_until}). The loop runs on the worker's own thread only; the other methods
+ * say which thread may call them.
+ */
+final class Worker implements Runnable, IdleContext {
+    /** Set for threads made by a custom thread factory; {@link ForageThread}s are found by type. */
+    private static final ThreadLocal<Worker> CUSTOM_THREAD_WORKER = new ThreadLocal<>();
+    private static volatile boolean customThreadsExist;
+
+    static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    final Registry registry;
+    final int index;
+    final WorkDeque deque = new WorkDeque();
+    final WorkerCounters counters = new WorkerCounters();
+    /** Set by shutdown; the worker's top-level wait is on this latch (one owner, like every latch). */
+    final SpinLatch terminate;
+    Thread thread;
+
+    private final SleepStrategy sleep;
+    private final Injector injector;
+    private final TimerQueue timers;
+    private long random;
+    private int untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
+    private int untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
+    /** The deadline of the innermost timed wait in progress, or NO_DEADLINE. Owner only. */
+    private long waitDeadline = NO_DEADLINE;
+
+    Worker(Registry registry, int index) {
+        this.registry = registry;
+        this.index = index;
+        this.sleep = registry.sleep;
+        this.injector = registry.injector;
+        this.timers = registry.timers;
+        this.terminate = new SpinLatch(registry.sleep, index);
+        // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
+        this.random = (index + 1) * 0x9E3779B97F4A7C15L | 1L;
+    }
+
+    /** The worker running on the calling thread, of any pool, or null. */
+    static Worker current() {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForageThread) {
+            return ((ForageThread) t).worker;
+        }
+        return customThreadsExist ? CUSTOM_THREAD_WORKER.get() : null;
+    }
+
+    @Override
+    public void run() {
+        if (!(Thread.currentThread() instanceof ForageThread)) {
+            customThreadsExist = true;
+            CUSTOM_THREAD_WORKER.set(this);
+        }
+        try {
+            waitUntil(terminate, NO_DEADLINE);
+            drainAndRetire();
+        } finally {
+            CUSTOM_THREAD_WORKER.remove();
+            registry.workerExited(this);
+        }
+    }
+
+    /**
+     * Owner thread. Runs jobs until {@code latch} is set or {@code deadline} (a {@link System#nanoTime()}
+     * value) passes; returns whether the latch is set. Never idles while work is findable: local jobs first,
+     * then stealing, timers, the injector, and only then the sleep strategy.
+     */
+    boolean waitUntil(CoreLatch latch, long deadline) {
+        long outerDeadline = waitDeadline;
+        waitDeadline = deadline;
+        try {
+            outer:
+            while (!latch.probe()) {
+                if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+                Runnable job = takeLocalJob();
+                if (job != null) {
+                    execute(job);
+                    continue;
+                }
+                IdleState idle = sleep.startLooking(index);
+                while (!latch.probe()) {
+                    job = findWork();
+                    if (job != null) {
+                        sleep.workFound(idle);
+                        registry.handOverTimerWatch(this);
+                        execute(job);
+                        continue outer;
+                    }
+                    if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
+                        sleep.workFound(idle);
+                        return latch.probe();
+                    }
+                    sleep.noWorkFound(idle, latch, this);
+                }
+                sleep.workFound(idle);
+                break;
+            }
+            return true;
+        } finally {
+            waitDeadline = outerDeadline;
+        }
+    }
+
+    /** Owner thread. Pushes a job on this worker's deque and tells the sleep strategy. */
+    void push(Runnable job) {
+        boolean wasEmpty = deque.isEmpty();
+        deque.push(job);
+        sleep.newInternalJobs(1, wasEmpty);
+    }
+
+    /**
+     * Owner thread. The next job of this worker's own: normally the newest (LIFO), but every
+     * {@link Tuning#FAIRNESS_INTERVAL} jobs the injector's oldest and then this deque's oldest come first, so
+     * neither starves behind a stream of new local jobs.
+     */
+    Runnable takeLocalJob() {
+        if (--untilTimerCheck == 0) {
+            untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
+            registry.fireDueTimers();
+        }
+        if (--untilFairnessCheck == 0) {
+            untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
+            Runnable job = pollInjector();
+            if (job != null) {
+                return job;
+            }
+            job = deque.steal(); // our own oldest job; RETRY means a thief took it: fall back to pop
+            if (job != null && job != WorkDeque.RETRY) {
+                return job;
+            }
+        }
+        return deque.pop();
+    }
+
+    /** Owner thread. A full search: own deque, every other worker from a random start, timers, injector. */
+    private Runnable findWork() {
+        Runnable job = deque.pop();
+        if (job != null) {
+            return job;
+        }
+        job = stealFromOthers();
+        if (job != null) {
+            return job;
+        }
+        registry.fireDueTimers();
+        return pollInjector();
+    }
+
+    private Runnable pollInjector() {
+        Runnable job = injector.poll();
+        if (job != null) {
+            counters.injectedJobTaken();
+        }
+        return job;
+    }
+
+    private Runnable stealFromOthers() {
+        Worker[] workers = registry.workers;
+        int n = workers.length;
+        if (n <= 1) {
+            return null;
+        }
+        int start = nextVictim(n);
+        while (true) {
+            boolean retry = false;
+            for (int i = 0; i < n; i++) {
+                int victim = start + i;
+                if (victim >= n) {
+                    victim -= n;
+                }
+                if (victim == index) {
+                    continue;
+                }
+                Runnable job = workers[victim].deque.steal();
+                if (job == WorkDeque.RETRY) {
+                    retry = true;
+                } else if (job != null) {
+                    counters.steal();
+                    return job;
+                }
+            }
+            if (!retry) {
+                return null;
+            }
+        }
+    }
+
+    private int nextVictim(int n) {
+        long x = random;
+        x ^= x << 13;
+        x ^= x >>> 7;
+        x ^= x << 17;
+        random = x;
+        return (int) ((x >>> 33) % n);
+    }
+
+    /** Owner thread. Runs one job; a user exception goes to the pool's handler and never kills the worker. */
+    void execute(Runnable job) {
+        try {
+            job.run();
+        } catch (Throwable t) {
+            registry.handleUncaught(thread, t);
+        }
+        counters.jobRun();
+        // An interrupt meant for the job that just ran must not leak into the next one.
+        Thread.interrupted();
+    }
+
+    /**
+     * After shutdown: run every job that can still be found, wait out submissions in flight, and retire. The
+     * last worker stays while timers are pending and fires them at their deadlines.
+     */
+    private void drainAndRetire() {
+        while (true) {
+            Runnable job = findWork();
+            if (job != null) {
+                execute(job);
+                continue;
+            }
+            if (registry.submissionsInFlight() || !injector.isEmpty()) {
+                Thread.yield();
+                continue;
+            }
+            if (registry.tryRetire()) {
+                return;
+            }
+            long next = timers.earliestDeadline();
+            if (next != TimerQueue.NO_DEADLINE) {
+                LockSupport.parkNanos(this, Math.max(next - System.nanoTime(), 1L));
+                Thread.interrupted();
+            }
+        }
+    }
+
+    // IdleContext: called by the sleep strategy on this worker's thread.
+
+    @Override
+    public boolean hasInjectedJobs() {
+        return !injector.isEmpty();
+    }
+
+    @Override
+    public long parkNanos() {
+        long earliest = timers.earliestDeadline();
+        boolean watchTimers = earliest != TimerQueue.NO_DEADLINE && timers.claimWatch(index);
+        if (waitDeadline == NO_DEADLINE && !watchTimers) {
+            return PARK_FOREVER;
+        }
+        long now = System.nanoTime();
+        long nanos = waitDeadline == NO_DEADLINE ? PARK_FOREVER : Math.max(waitDeadline - now, 0L);
+        if (watchTimers) {
+            nanos = Math.min(nanos, Math.max(earliest - now, 0L));
+        }
+        return nanos;
+    }
+
+    @Override
+    public WorkerCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public String toString() {
+        return "Worker[" + index + " of " + registry + "]";
+    }
+}

@@ -1,0 +1,162 @@
+package dev.forage.internal.deque;
+
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * A Chase-Lev work-stealing deque of jobs. <b>Internal</b>: not part of Forage's API.
+ *
+ * <p>One owner thread calls {@link #push} and {@link #pop} at the bottom (LIFO); any thread calls
+ * {@link #steal} at the top (FIFO). The buffer is a power-of-two ring that the owner doubles when full, so the
+ * deque grows without bound and a push never fails.
+ *
+ * <p>Memory ordering (the JMM rendering of Lê et al., "Correct and Efficient Work-Stealing for Weak Memory
+ * Models", PPoPP 2013):
+ * <ul>
+ *   <li>{@code push}: the slot is written with an ordered store, then {@code bottom} with an ordered store
+ *       (release): a thief that reads the new bottom sees the job.</li>
+ *   <li>{@code pop}: {@code bottom} is decremented with a volatile write and {@code top} read with a volatile
+ *       read. Volatile accesses are totally ordered (the JMM's synchronization order), which is the StoreLoad
+ *       fence the algorithm needs between "I reserve the last slot" and "did a thief take it?".</li>
+ *   <li>{@code steal}: volatile reads of {@code top} then {@code bottom}, then a CAS on {@code top} that
+ *       decides the race for the last job against the owner and other thieves.</li>
+ * </ul>
+ * Exactly one of {@code pop} and {@code steal} wins the last job: both must CAS {@code top} from the same
+ * value (jcstress {@code DequeLastItemRace}; Lincheck {@code WorkDequeLincheckTest}).
+ *
+ * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty,
+ * so a stolen job is not kept reachable by the buffer. A slot below {@code top} is never returned again: a
+ * thief that reads a stale slot fails its CAS.
+ */
+public final class WorkDeque {
+    /** Returned by {@link #steal()} when it lost a race and the deque may still hold work. */
+    public static final Runnable RETRY = new Runnable() {
+        @Override
+        public void run() {
+            throw new IllegalStateException("WorkDeque.RETRY is a marker, not a job");
+        }
+
+        @Override
+        public String toString() {
+            return "WorkDeque.RETRY";
+        }
+    };
+
+    private static final int INITIAL_CAPACITY = 64;
+    private static final AtomicLongFieldUpdater<WorkDeque> TOP =
+            AtomicLongFieldUpdater.newUpdater(WorkDeque.class, "top");
+    private static final AtomicLongFieldUpdater<WorkDeque> BOTTOM =
+            AtomicLongFieldUpdater.newUpdater(WorkDeque.class, "bottom");
+
+    /** Index of the oldest job; only ever increases; advanced by CAS. */
+    private volatile long top;
+    /** One past the newest job; written only by the owner. */
+    private volatile long bottom;
+    private volatile AtomicReferenceArray<Runnable> buffer;
+    /** Owner-only: slots below this index have been nulled. */
+    private long cleared;
+
+    public WorkDeque() {
+        this.buffer = new AtomicReferenceArray<>(INITIAL_CAPACITY);
+    }
+
+    /** Owner only. Pushes a job at the bottom. */
+    public void push(Runnable job) {
+        long b = bottom;
+        long t = top;
+        AtomicReferenceArray<Runnable> a = buffer;
+        if (b - t >= a.length()) {
+            a = grow(a, t, b);
+        }
+        a.lazySet(index(a, b), job);
+        // Release: a thief that reads bottom == b + 1 also sees the slot written above.
+        BOTTOM.lazySet(this, b + 1);
+    }
+
+    /** Owner only. Pops the newest job, or returns {@code null} when the deque is empty. */
+    public Runnable pop() {
+        long b = bottom - 1;
+        AtomicReferenceArray<Runnable> a = buffer;
+        // StoreLoad: the volatile write of bottom and the volatile read of top below are totally ordered
+        // with a thief's read of bottom and CAS of top (see the class comment).
+        bottom = b;
+        long t = top;
+        if (t > b) {
+            // Empty: restore bottom, and clear the slots that thieves consumed.
+            bottom = b + 1;
+            clearStolen(a, t);
+            return null;
+        }
+        int i = index(a, b);
+        Runnable job = a.get(i);
+        if (t == b) {
+            // The last job: race the thieves for it with the same CAS they use.
+            boolean won = TOP.compareAndSet(this, t, t + 1);
+            bottom = b + 1;
+            if (!won) {
+                return null;
+            }
+            cleared = t + 1;
+        }
+        a.lazySet(i, null);
+        return job;
+    }
+
+    /**
+     * Any thread. Steals the oldest job; returns {@code null} when empty and {@link #RETRY} when it lost a race
+     * to another thief or to the owner (the caller may try again or move on).
+     */
+    public Runnable steal() {
+        long t = top;
+        long b = bottom;
+        if (t >= b) {
+            return null;
+        }
+        AtomicReferenceArray<Runnable> a = buffer;
+        Runnable job = a.get(index(a, t));
+        // A null slot means the owner already cleared it, so top has moved and the CAS would fail anyway.
+        if (job == null || !TOP.compareAndSet(this, t, t + 1)) {
+            return RETRY;
+        }
+        return job;
+    }
+
+    /** Any thread; a snapshot that may be stale by the time it returns. */
+    public boolean isEmpty() {
+        return bottom - top <= 0;
+    }
+
+    /** Any thread; a snapshot. */
+    public int size() {
+        long n = bottom - top;
+        return n <= 0 ? 0 : (int) Math.min(n, Integer.MAX_VALUE);
+    }
+
+    private AtomicReferenceArray<Runnable> grow(AtomicReferenceArray<Runnable> old, long t, long b) {
+        int capacity = old.length() << 1;
+        if (capacity <= 0) {
+            throw new IllegalStateException("WorkDeque cannot grow beyond " + old.length() + " jobs");
+        }
+        AtomicReferenceArray<Runnable> a = new AtomicReferenceArray<>(capacity);
+        for (long i = t; i < b; i++) {
+            a.lazySet(index(a, i), old.get(index(old, i)));
+        }
+        // The old buffer is left intact: a thief that still reads it sees the same jobs at the same indices,
+        // and its CAS on top decides ownership exactly as with the new buffer.
+        buffer = a;
+        cleared = t;
+        return a;
+    }
+
+    private void clearStolen(AtomicReferenceArray<Runnable> a, long t) {
+        long from = Math.max(cleared, t - a.length());
+        for (long i = from; i < t; i++) {
+            a.lazySet(index(a, i), null);
+        }
+        cleared = t;
+    }
+
+    private static int index(AtomicReferenceArray<Runnable> a, long i) {
+        return (int) i & (a.length() - 1);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.forage.internal.latch;
+
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/**
+ * A latch that is set when a counter of outstanding jobs reaches zero (Rayon's {@code CountLatch}, used by
+ * {@code scope}). The counter starts at one, for the scope's own body. The final decrement sets the inner latch,
+ * which is a {@link SpinLatch} when the owner is a worker (it keeps running jobs) and a {@link LockLatch}
+ * when the owner is outside the pool (it blocks). <b>Internal</b>.
+ */
+public final class CountLatch implements Latch {
+    private static final AtomicIntegerFieldUpdater<CountLatch> COUNT =
+            AtomicIntegerFieldUpdater.newUpdater(CountLatch.class, "count");
+
+    private volatile int count = 1;
+    private final Latch inner;
+
+    public CountLatch(Latch inner) {
+        this.inner = inner;
+    }
+
+    /** One more outstanding job. Called by a thread that holds a count itself, so the count is not zero. */
+    public void increment() {
+        int old = COUNT.getAndIncrement(this);
+        if (old <= 0) {
+            throw new IllegalStateException("CountLatch incremented after it was set (count was " + old + ")");
+        }
+    }
+
+    /** One job finished; the last one sets the inner latch. */
+    @Override
+    public void set() {
+        if (COUNT.decrementAndGet(this) == 0) {
+            inner.set();
+        }
+    }
+
+    @Override
+    public boolean probe() {
+        return inner.probe();
+    }
+
+    /** The latch the owner waits on. */
+    public Latch inner() {
+        return inner;
+    }
+}

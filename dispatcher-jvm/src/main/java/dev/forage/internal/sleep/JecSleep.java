@@ -1,0 +1,256 @@
+package dev.forage.internal.sleep;
+
+import dev.forage.internal.Tuning;
+import dev.forage.internal.WorkerCounters;
+import dev.forage.internal.latch.CoreLatch;
+
+/**
+ * The jobs-event-counter sleep protocol of seed 001 (Rayon's current sleep module). The default strategy.
+ * <b>Internal</b>. The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
+ * labels in the comments below (I1..I3, S1..S5) point there.
+ */
+public final class JecSleep implements SleepStrategy {
+    private final Counters counters = new Counters();
+    private final WorkerSleepState[] workers;
+    private final int roundsUntilSleepy;
+    private final int roundsUntilSleeping;
+
+    public JecSleep(int threads) {
+        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY);
+    }
+
+    /** For tests that want a worker to reach the sleep step quickly. */
+    public JecSleep(int threads, int roundsUntilSleepy) {
+        if (threads < 1 || threads > Counters.THREADS_MAX) {
+            throw new IllegalArgumentException(
+                    "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
+        }
+        this.workers = new WorkerSleepState[threads];
+        for (int i = 0; i < threads; i++) {
+            workers[i] = new WorkerSleepState();
+        }
+        this.roundsUntilSleepy = roundsUntilSleepy;
+        this.roundsUntilSleeping = roundsUntilSleepy + 1;
+    }
+
+    @Override
+    public IdleState startLooking(int workerIndex) {
+        counters.addInactiveThread();
+        return new IdleState(workerIndex);
+    }
+
+    @Override
+    public void workFound(IdleState idle) {
+        // Leaving the idle state. If we were the last idle thread, work may be piling up: wake a few sleepers
+        // (Rayon's ramp-up). Speed only.
+        int toWake = counters.subInactiveThread();
+        wakeAnyThreads(Math.min(toWake, Tuning.WAKE_ON_WORK_FOUND));
+    }
+
+    @Override
+    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+        if (idle.justWoken) {
+            idle.justWoken = false;
+            context.counters().wakeupWithoutWork();
+        }
+        if (idle.rounds < roundsUntilSleepy) {
+            Thread.yield();
+            idle.rounds++;
+        } else if (idle.rounds == roundsUntilSleepy) {
+            idle.jobsCounter = announceSleepy();
+            idle.rounds++;
+            Thread.yield();
+        } else if (idle.rounds < roundsUntilSleeping) {
+            Thread.yield();
+            idle.rounds++;
+        } else {
+            sleep(idle, latch, context);
+        }
+    }
+
+    /** S1: make the JEC even ("someone is sleepy") and remember it. */
+    private long announceSleepy() {
+        return Counters.jec(counters.incrementJecIfActive());
+    }
+
+    private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+        int index = idle.workerIndex;
+        if (!latch.getSleepy()) {
+            return; // the latch is SET: the worker loop will see it
+        }
+        WorkerSleepState state = workers[index];
+        WorkerCounters stats = context.counters();
+        boolean blocked = false;
+        state.lock.lock();
+        try {
+            // Held until the condition wait: a latch setter that sees SLEEPING must take this lock to signal,
+            // so it cannot signal before we block.
+            // The intent is published before SLEEPING and before the sleeper count, so any waker that sees
+            // either also sees the intent (WorkerSleepState).
+            state.sleepIntent = true;
+            if (!latch.fallAsleep()) {
+                state.sleepIntent = false;
+                idle.wakeFully(); // SET while we were getting sleepy
+                return;
+            }
+            // S2: the whole-word CAS. It adds us as a sleeper only if the JEC did not move since S1.
+            while (true) {
+                long c = counters.load();
+                if (Counters.jec(c) != idle.jobsCounter) {
+                    // New work was posted since we got sleepy: search once more before trying again.
+                    idle.wakePartly(roundsUntilSleepy);
+                    latch.wakeUp();
+                    state.sleepIntent = false;
+                    return;
+                }
+                if (counters.tryAddSleepingThread(c)) {
+                    break;
+                }
+            }
+            // S3, the SleepFence: the CAS above is a volatile read-modify-write and the injector check below is
+            // a volatile read; the JMM's total synchronization order gives the guarantee Rayon buys with
+            // fence(SeqCst). Mirrors I2 on the injecting side (docs/sleep.md).
+            // S4: the final injector check. The JEC may have rolled over; an injected job must not be missed.
+            if (context.hasInjectedJobs()) {
+                counters.subSleepingThread(); // nobody will wake us: we undo our own count
+            } else {
+                // S5: block until a waker clears isBlocked (and decrements the sleeping count for us).
+                stats.sleep();
+                blocked = true;
+                state.isBlocked = true;
+                while (state.isBlocked) {
+                    long nanos = context.parkNanos();
+                    if (nanos == IdleContext.PARK_FOREVER) {
+                        state.wakeUp.awaitUninterruptibly();
+                    } else if (nanos <= 0L) {
+                        break; // a timer is due: we wake ourselves
+                    } else {
+                        try {
+                            state.wakeUp.awaitNanos(nanos);
+                        } catch (InterruptedException ignored) {
+                            // Workers are not interrupted to wake them; the loop re-checks isBlocked.
+                        }
+                    }
+                }
+                if (state.isBlocked) {
+                    // Nobody woke us (a timer came due): undo our own sleeping count, as on the S4 exit.
+                    state.isBlocked = false;
+                    counters.subSleepingThread();
+                }
+            }
+            state.sleepIntent = false;
+        } finally {
+            state.lock.unlock();
+        }
+        if (blocked) {
+            stats.wakeup();
+            idle.justWoken = true;
+            if (latch.probe()) {
+                stats.latchWakeup();
+            }
+        }
+        idle.wakeFully();
+        latch.wakeUp();
+    }
+
+    @Override
+    public void newInternalJobs(int count, boolean queueWasEmpty) {
+        // No fence: a job on the pusher's own deque is never lost, the pusher pops it itself (seed 001).
+        newJobs(count, queueWasEmpty);
+    }
+
+    @Override
+    public void newInjectedJobs(int count, boolean queueWasEmpty) {
+        // I2, the PushFence: the injector's publish was a volatile CAS, and newJobs starts with a volatile read
+        // of the counters (docs/sleep.md).
+        newJobs(count, queueWasEmpty);
+    }
+
+    /** I3: flip the JEC to odd if someone is sleepy, then wake only the threads that the idle count says lack. */
+    private void newJobs(int count, boolean queueWasEmpty) {
+        long c = counters.incrementJecIfSleepy();
+        int sleepers = Counters.sleepingThreads(c);
+        if (sleepers == 0) {
+            return;
+        }
+        if (!queueWasEmpty) {
+            // The queue already held jobs: the idle threads are not keeping up with it.
+            wakeAnyThreads(Math.min(count, sleepers));
+        } else {
+            int idle = Counters.awakeButIdleThreads(c);
+            if (idle < count) {
+                wakeAnyThreads(Math.min(count - idle, sleepers));
+            }
+        }
+    }
+
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        wakeSpecificThread(workerIndex);
+    }
+
+    @Override
+    public void timerDeadlineChanged(int watcherIndex) {
+        WorkerSleepState state = workers[watcherIndex];
+        state.lock.lock();
+        try {
+            // Not a wake-up: the watcher stays counted as sleeping and re-reads its deadline.
+            state.wakeUp.signal();
+        } finally {
+            state.lock.unlock();
+        }
+    }
+
+    private void wakeAnyThreads(int count) {
+        if (count <= 0) {
+            return;
+        }
+        for (int i = 0; i < workers.length; i++) {
+            if (wakeSpecificThread(i)) {
+                if (--count == 0) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean wakeSpecificThread(int index) {
+        WorkerSleepState state = workers[index];
+        if (!state.sleepIntent) {
+            return false; // not on its way to sleep (see WorkerSleepState)
+        }
+        state.lock.lock();
+        try {
+            if (state.isBlocked) {
+                state.isBlocked = false;
+                state.wakeUp.signal();
+                // The waker decrements, so posters see an accurate count before the woken thread even runs.
+                counters.subSleepingThread();
+                return true;
+            }
+            return false;
+        } finally {
+            state.lock.unlock();
+        }
+    }
+
+    @Override
+    public int sleepingThreads() {
+        return Counters.sleepingThreads(counters.load());
+    }
+
+    @Override
+    public int idleThreads() {
+        return Counters.awakeButIdleThreads(counters.load());
+    }
+
+    /** Test hook: the counters word. */
+    Counters counters() {
+        return counters;
+    }
+
+    @Override
+    public String toString() {
+        return "JecSleep" + counters;
+    }
+}
