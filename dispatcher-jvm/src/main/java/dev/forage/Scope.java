@@ -67,7 +67,13 @@ public final class Scope {
             throw new IllegalStateException("Scope.spawn called after the scope ended; spawn only from the "
                     + "scope's body or from jobs spawned into it", e);
         }
-        registry.execute(job);
+        try {
+            registry.execute(job);
+        } catch (RuntimeException e) {
+            // Rejected (the pool shut down): the job will never run, so it must not keep the scope open.
+            latch.set();
+            throw e;
+        }
     }
 
     void recordFailure(Throwable t) {
