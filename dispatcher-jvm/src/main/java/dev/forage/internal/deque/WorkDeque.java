@@ -75,6 +75,16 @@ public final class WorkDeque {
 
     /** Owner only. Pops the newest job, or returns {@code null} when the deque is empty. */
     public Runnable pop() {
+        // Fast path for the empty deque, which idle workers pop on every search: reads only, so thieves that
+        // probe this deque keep their cached copy of bottom. Sound because only the owner adds jobs: if it
+        // sees empty here, no job can appear until it pushes one itself.
+        long t0 = top;
+        if (bottom - t0 <= 0) {
+            if (cleared != t0) {
+                clearStolen(buffer, t0);
+            }
+            return null;
+        }
         long b = bottom - 1;
         AtomicReferenceArray<Runnable> a = buffer;
         // StoreLoad: the volatile write of bottom and the volatile read of top below are totally ordered
