@@ -10,11 +10,13 @@ public final class Tuning {
     }
 
     /**
-     * Failed searches before a worker gets sleepy (seed 001, "rounds"). Rayon uses 32. Speed only: a larger
-     * value lowers wake-up latency for bursty work and burns more CPU at low load.
-     * Property {@code forage.roundsUntilSleepy}.
+     * Failed searches before a worker gets sleepy (seed 001, "rounds"); each is a full search plus
+     * {@link Thread#yield()}. Speed only: more rounds keep idle workers awake for bursty work and burn more CPU
+     * at low load. Rayon uses 32; on the JVM that burnt about 3 to 5 times the useful CPU at one small task per
+     * millisecond, while ForkJoinPool parks after about one scan. Default 1, chosen by measurement (see
+     * {@code docs/benchmarks.md}, "Tuning"). Property {@code forage.roundsUntilSleepy}.
      */
-    public static final int ROUNDS_UNTIL_SLEEPY = intProperty("forage.roundsUntilSleepy", 32, 0, 1 << 20);
+    public static final int ROUNDS_UNTIL_SLEEPY = intProperty("forage.roundsUntilSleepy", 1, 0, 1 << 20);
 
     /**
      * Searches after getting sleepy before falling asleep: exactly one more, as seed 001 requires (the sleepy
@@ -23,10 +25,13 @@ public final class Tuning {
     public static final int ROUNDS_UNTIL_SLEEPING = ROUNDS_UNTIL_SLEEPY + 1;
 
     /**
-     * How many sleepers a worker wakes when it leaves the idle state having found work (Rayon: up to 2, so an
-     * active pool ramps up). Speed only. Property {@code forage.wakeOnWorkFound}.
+     * How many sleepers a worker wakes when it leaves the idle state having found work. Rayon wakes up to 2 so
+     * an active pool ramps up, but at low load every job then wakes two workers that find nothing (measured:
+     * it doubled the CPU per useful CPU). Forage ramps up through the posting rules instead (a post to a
+     * queue that already held jobs wakes one more sleeper), so the default is 0. Speed only.
+     * Property {@code forage.wakeOnWorkFound}.
      */
-    public static final int WAKE_ON_WORK_FOUND = intProperty("forage.wakeOnWorkFound", 2, 0, 64);
+    public static final int WAKE_ON_WORK_FOUND = intProperty("forage.wakeOnWorkFound", 0, 0, 64);
 
     /**
      * Fairness: every this many jobs taken from its own deque, a worker first looks at the injector and at the

@@ -41,10 +41,12 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void workFound(IdleState idle) {
-        // Leaving the idle state. If we were the last idle thread, work may be piling up: wake a few sleepers
-        // (Rayon's ramp-up). Speed only.
+        // Leaving the idle state. Rayon wakes up to two sleepers here to ramp up; Forage's default wakes none
+        // (Tuning.WAKE_ON_WORK_FOUND explains the measurement). Speed only: correctness never depends on it.
         int toWake = counters.subInactiveThread();
-        wakeAnyThreads(Math.min(toWake, Tuning.WAKE_ON_WORK_FOUND));
+        if (Tuning.WAKE_ON_WORK_FOUND > 0) {
+            wakeAnyThreads(Math.min(toWake, Tuning.WAKE_ON_WORK_FOUND));
+        }
     }
 
     @Override
