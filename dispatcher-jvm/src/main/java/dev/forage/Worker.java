@@ -99,24 +99,32 @@ final class Worker implements Runnable, IdleContext {
                 while (!latch.probe()) {
                     job = findWork();
                     if (job != null) {
-                        sleep.workFound(idle);
-                        registry.handOverTimerWatch(this);
+                        leaveIdle(idle);
                         execute(job);
                         continue outer;
                     }
                     if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
-                        sleep.workFound(idle);
+                        leaveIdle(idle);
                         return latch.probe();
                     }
                     sleep.noWorkFound(idle, latch, this);
                 }
-                sleep.workFound(idle);
+                leaveIdle(idle);
                 break;
             }
             return true;
         } finally {
             waitDeadline = outerDeadline;
         }
+    }
+
+    /**
+     * Every exit from the idle state: the sleep strategy's "work found" event, and the timer watch goes to a
+     * sleeper, because this worker is about to run user code (or return to its caller) and cannot watch.
+     */
+    private void leaveIdle(IdleState idle) {
+        sleep.workFound(idle);
+        registry.handOverTimerWatch(this);
     }
 
     /** Owner thread. Pushes a job on this worker's deque and tells the sleep strategy. */
@@ -259,8 +267,11 @@ final class Worker implements Runnable, IdleContext {
 
     @Override
     public long parkNanos() {
+        boolean watchTimers = !timers.isEmpty() && timers.claimWatch(index);
+        // Read the deadline after claiming: a timer scheduled before the claim saw no watcher and may have
+        // woken someone else, so only a read after the claim is sure to include it.
         long earliest = timers.earliestDeadline();
-        boolean watchTimers = earliest != TimerQueue.NO_DEADLINE && timers.claimWatch(index);
+        watchTimers &= earliest != TimerQueue.NO_DEADLINE;
         if (waitDeadline == NO_DEADLINE && !watchTimers) {
             return PARK_FOREVER;
         }

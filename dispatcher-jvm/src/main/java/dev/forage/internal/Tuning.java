@@ -3,7 +3,7 @@ package dev.forage.internal;
 /**
  * Every tuning constant of the pool, in one place, each with the system property that overrides it (read once,
  * when this class loads). Changing one changes speed and CPU use, never correctness: the protocol's proofs hold
- * for any positive values. <b>Internal</b>; measured effects are in {@code docs/benchmarks.md}.
+ * for any values in the allowed ranges. <b>Internal</b>; measured effects are in {@code docs/benchmarks.md}.
  */
 public final class Tuning {
     private Tuning() {
@@ -17,12 +17,6 @@ public final class Tuning {
      * {@code docs/benchmarks.md}, "Tuning"). Property {@code forage.roundsUntilSleepy}.
      */
     public static final int ROUNDS_UNTIL_SLEEPY = intProperty("forage.roundsUntilSleepy", 1, 0, 1 << 20);
-
-    /**
-     * Searches after getting sleepy before falling asleep: exactly one more, as seed 001 requires (the sleepy
-     * announcement must be followed by at least one full search). Not configurable.
-     */
-    public static final int ROUNDS_UNTIL_SLEEPING = ROUNDS_UNTIL_SLEEPY + 1;
 
     /**
      * How many sleepers a worker wakes when it leaves the idle state having found work. Rayon wakes up to 2 so

@@ -4,9 +4,9 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * A latch that is set when a counter of outstanding jobs reaches zero (Rayon's {@code CountLatch}, used by
- * {@code scope}). The counter starts at one, for the scope's own body. The final decrement sets the inner latch,
- * which is a {@link SpinLatch} when the owner is a worker (it keeps running jobs) and a {@link LockLatch}
- * when the owner is outside the pool (it blocks). <b>Internal</b>.
+ * {@code scope}). The counter starts at one, for the scope's own body. The final decrement sets the inner latch:
+ * the owner's {@link SpinLatch} (a scope begun outside the pool runs inside {@code install}, on a worker, so
+ * the owner is always a worker that keeps running jobs while it waits). <b>Internal</b>.
  */
 public final class CountLatch implements Latch {
     private static final AtomicIntegerFieldUpdater<CountLatch> COUNT =

@@ -41,13 +41,13 @@ public final class Counters {
     }
 
     /**
-     * A worker found work (leaves the inactive state): inactive -= 1. Returns how many sleepers to wake:
-     * {@code min(sleeping, 2)}, Rayon's ramp-up that lets an active pool grow two threads at a time.
+     * A worker leaves the inactive state: inactive -= 1. Returns the number of sleepers at that moment, so the
+     * caller can apply its ramp-up rule (Rayon wakes up to 2 of them).
      */
     int subInactiveThread() {
         long old = word.getAndAdd(-ONE_INACTIVE);
         assert inactiveThreads(old) > 0 : "inactive underflow: " + describe(old);
-        return Math.min(sleepingThreads(old), 2);
+        return sleepingThreads(old);
     }
 
     /** Called by the thread that wakes a sleeper (seed 001: the waker decrements, not the sleeper). */

@@ -7,7 +7,7 @@ import dev.forage.internal.latch.CoreLatch;
 /**
  * The jobs-event-counter sleep protocol of seed 001 (Rayon's current sleep module). The default strategy.
  * <b>Internal</b>. The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
- * labels in the comments below (I1..I3, S1..S5) point there.
+ * labels in the comments below (S1..S5, I2, I3; I1 is in Registry.pushInjected) point there.
  */
 public final class JecSleep implements SleepStrategy {
     private final Counters counters = new Counters();
@@ -41,11 +41,12 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void workFound(IdleState idle) {
-        // Leaving the idle state. Rayon wakes up to two sleepers here to ramp up; Forage's default wakes none
+        // Leaving the idle state (work found, latch set, or wait deadline passed). Rayon wakes up to two sleepers
+        // here without checking whether other idle threads remain; Forage's default wakes none
         // (Tuning.WAKE_ON_WORK_FOUND explains the measurement). Speed only: correctness never depends on it.
-        int toWake = counters.subInactiveThread();
+        int sleepers = counters.subInactiveThread();
         if (Tuning.WAKE_ON_WORK_FOUND > 0) {
-            wakeAnyThreads(Math.min(toWake, Tuning.WAKE_ON_WORK_FOUND));
+            wakeAnyThreads(Math.min(sleepers, Tuning.WAKE_ON_WORK_FOUND));
         }
     }
 
@@ -125,7 +126,7 @@ public final class JecSleep implements SleepStrategy {
                     if (nanos == IdleContext.PARK_FOREVER) {
                         state.wakeUp.awaitUninterruptibly();
                     } else if (nanos <= 0L) {
-                        break; // a timer is due: we wake ourselves
+                        break; // a timer or this worker's wait deadline is due: we wake ourselves
                     } else {
                         try {
                             state.wakeUp.awaitNanos(nanos);
@@ -135,7 +136,8 @@ public final class JecSleep implements SleepStrategy {
                     }
                 }
                 if (state.isBlocked) {
-                    // Nobody woke us (a timer came due): undo our own sleeping count, as on the S4 exit.
+                    // Nobody woke us (a timer or our wait deadline came due): undo our own sleeping count, as on
+                    // the S4 exit.
                     state.isBlocked = false;
                     counters.subSleepingThread();
                 }
@@ -163,8 +165,9 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void newInjectedJobs(int count, boolean queueWasEmpty) {
-        // I2, the PushFence: the injector's publish was a volatile CAS, and newJobs starts with a volatile read
-        // of the counters (docs/sleep.md).
+        // I2, the PushFence: the caller's publish was a volatile write (Injector.push's CAS; for timers,
+        // TimerQueue.add's write of earliestDeadline or the watch-release CAS), and newJobs starts with a
+        // volatile read of the counters (docs/sleep.md).
         newJobs(count, queueWasEmpty);
     }
 
