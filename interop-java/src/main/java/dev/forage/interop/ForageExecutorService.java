@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -79,8 +78,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     private final AtomicLong control = new AtomicLong();
     /** The live dispatches, for shutdownNow and for cancelling periodic tasks at shutdown. */
     private final Set<Dispatch> dispatches = ConcurrentHashMap.newKeySet();
-    /** Completed once shut down with no live dispatch. */
-    private final CompletableFuture<Void> drained = new CompletableFuture<>();
+    /** Released once shut down with no live dispatch; awaitTermination waits on it. */
+    private final LatchStack drained = new LatchStack();
 
     private ForageExecutorService(ForagePool pool, boolean ownsPool) {
         this.pool = pool;
@@ -260,15 +259,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        Checks.notNull(command, "scheduleAtFixedRate", "command");
-        Checks.notNull(unit, "scheduleAtFixedRate", "unit");
-        if (period <= 0) {
-            throw new IllegalArgumentException("scheduleAtFixedRate: period must be > 0, was " + period + " " + unit);
-        }
-        long nanos = clampNanos(unit.toNanos(initialDelay));
-        long periodNanos = Math.max(1L, clampNanos(unit.toNanos(period)));
-        return scheduleFirstRun(new ScheduledTask<Void>(this, command, null, System.nanoTime() + nanos,
-                periodNanos), nanos);
+        return schedulePeriodic("scheduleAtFixedRate", "period", command, initialDelay, period, unit, true);
     }
 
     /**
@@ -279,15 +270,21 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        Checks.notNull(command, "scheduleWithFixedDelay", "command");
-        Checks.notNull(unit, "scheduleWithFixedDelay", "unit");
-        if (delay <= 0) {
-            throw new IllegalArgumentException("scheduleWithFixedDelay: delay must be > 0, was " + delay + " " + unit);
+        return schedulePeriodic("scheduleWithFixedDelay", "delay", command, initialDelay, delay, unit, false);
+    }
+
+    private ScheduledFuture<?> schedulePeriodic(String method, String what, Runnable command, long initialDelay,
+            long every, TimeUnit unit, boolean fixedRate) {
+        Checks.notNull(command, method, "command");
+        Checks.notNull(unit, method, "unit");
+        if (every <= 0) {
+            throw new IllegalArgumentException(method + ": " + what + " must be > 0, was " + every + " " + unit);
         }
         long nanos = clampNanos(unit.toNanos(initialDelay));
-        long delayNanos = Math.max(1L, clampNanos(unit.toNanos(delay)));
+        long everyNanos = Math.max(1L, clampNanos(unit.toNanos(every)));
+        // ScheduledTask's encoding: a positive period is a fixed rate, a negative one a fixed delay.
         return scheduleFirstRun(new ScheduledTask<Void>(this, command, null, System.nanoTime() + nanos,
-                -delayNanos), nanos);
+                fixedRate ? everyNanos : -everyNanos), nanos);
     }
 
     private <V> ScheduledTask<V> scheduleFirstRun(ScheduledTask<V> task, long delayNanos) {
@@ -344,7 +341,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
 
     private void release() {
         if (control.decrementAndGet() == SHUTDOWN) {
-            drained.complete(null);
+            drained.releaseAll();
         }
     }
 
@@ -357,7 +354,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
             }
             if (control.compareAndSet(c, c | SHUTDOWN)) {
                 if (c == 0) {
-                    drained.complete(null);
+                    drained.releaseAll();
                 }
                 return true;
             }
@@ -392,16 +389,16 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     @Override
     public List<Runnable> shutdownNow() {
         markShutdown();
+        // Withdraw everything first, interrupt second: an interrupted task ends and frees its worker, which
+        // would otherwise start queued tasks that this pass has not withdrawn yet.
         List<Runnable> neverStarted = new ArrayList<>();
         for (Dispatch d : dispatches) {
             if (d.withdraw()) {
                 neverStarted.add(d.reported());
-            } else {
-                d.interruptRunner();
             }
         }
         if (ownsPool) {
-            for (Runnable job : pool.shutdownNow()) {
+            for (Runnable job : pool.shutdownNow()) { // also interrupts every worker
                 if (job instanceof Dispatch) {
                     Dispatch d = (Dispatch) job;
                     if (d.withdraw()) { // one that slipped in meanwhile (a periodic task's next run)
@@ -411,6 +408,11 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
                     neverStarted.add(job);
                 }
             }
+        }
+        for (Dispatch d : dispatches) {
+            d.interruptRunner(); // a no-op unless it is running
+        }
+        if (ownsPool) {
             // The pool interrupted its workers; wake the helping waits that the jobs run meanwhile hid it from.
             Waiting.wakeAllIn(pool);
         }
@@ -425,7 +427,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     /** True once shut down and every accepted task ended (and, when owning, the pool's threads have ended). */
     @Override
     public boolean isTerminated() {
-        return drained.isDone() && (!ownsPool || pool.isTerminated());
+        return drained.isReleased() && (!ownsPool || pool.isTerminated());
     }
 
     /**
@@ -444,7 +446,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         }
         long nanos = clampNanos(unit.toNanos(timeout));
         long deadline = System.nanoTime() + nanos;
-        if (!Waiting.awaitDone(drained, nanos)) {
+        if (!Waiting.await(drained, nanos)) {
             return false;
         }
         if (ownsPool) {

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -53,7 +54,13 @@ import java.util.function.Supplier;
  * only the return type (and, for the executor-less {@code *Async} methods, the executor) differs.
  */
 public final class ForageFuture<T> extends CompletableFuture<T> {
+    @SuppressWarnings("rawtypes")
+    private static final AtomicReferenceFieldUpdater<ForageFuture, LatchStack> WAITERS =
+            AtomicReferenceFieldUpdater.newUpdater(ForageFuture.class, LatchStack.class, "waiters");
+
     private final ForagePool pool;
+    /** Threads helping in {@code join}/{@code get} on a worker; created (with its one callback) on first need. */
+    private volatile LatchStack waiters;
     /**
      * Behave as on Java 8, where the JDK makes plain {@code CompletableFuture}s for dependent stages and this
      * class relays them (see {@link #stage}); package-private so that tests on Java 17+ can cover that path.
@@ -122,6 +129,19 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
 
     // Waiting.
 
+    private LatchStack waiters() {
+        LatchStack w = waiters;
+        if (w != null) {
+            return w;
+        }
+        final LatchStack created = new LatchStack();
+        if (!WAITERS.compareAndSet(this, null, created)) {
+            return waiters;
+        }
+        super.whenComplete((value, error) -> created.releaseAll()); // one callback, however many waiters
+        return created;
+    }
+
     /**
      * As {@link CompletableFuture#join()}; on a pool worker, runs other jobs until this future completes.
      *
@@ -131,7 +151,7 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
     @Override
     public T join() {
         if (!isDone() && Waiting.onWorker()) {
-            Waiting.helpUntilDoneUninterruptibly(Waiting.of(this));
+            Waiting.awaitUninterruptibly(waiters());
         }
         return super.join();
     }
@@ -145,7 +165,7 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
     @Override
     public T get() throws InterruptedException, ExecutionException {
         if (!isDone() && Waiting.onWorker()) {
-            Waiting.helpUntilDone(Waiting.of(this), Waiting.FOREVER);
+            Waiting.await(waiters(), Waiting.FOREVER);
         }
         return super.get();
     }
@@ -161,7 +181,7 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
             throw new NullPointerException("get: unit must not be null");
         }
         if (!isDone() && Waiting.onWorker()) {
-            if (!Waiting.helpUntilDone(Waiting.of(this), unit.toNanos(timeout))) {
+            if (!Waiting.await(waiters(), unit.toNanos(timeout)) && !isDone()) {
                 throw new TimeoutException("ForageFuture not complete after " + timeout + " " + unit);
             }
             return super.get();

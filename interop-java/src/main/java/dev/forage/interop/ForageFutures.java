@@ -133,8 +133,8 @@ public final class ForageFutures {
      */
     public static <T> T join(CompletableFuture<T> future) {
         Checks.notNull(future, "join", "future");
-        if (!future.isDone() && Waiting.onWorker()) {
-            Waiting.helpUntilDoneUninterruptibly(Waiting.of(future));
+        if (!future.isDone() && Waiting.onWorker() && !(future instanceof ForageFuture)) { // that one helps itself
+            Waiting.awaitUninterruptibly(LatchStack.releasedWhenDone(future));
         }
         return future.join();
     }

@@ -88,7 +88,7 @@ final class Invocations {
                 }
                 futures.add(executor.submit(outcome.track(task)));
             }
-            if (!Waiting.awaitDone(outcome.result, timeoutNanos)) {
+            if (!Waiting.await(outcome.decided, timeoutNanos)) {
                 throw new TimeoutException("invokeAny: no task succeeded within " + timeoutNanos + " ns ("
                         + outcome.failures.get() + " of " + n + " failed)");
             }
@@ -106,7 +106,10 @@ final class Invocations {
 
     /** Collects the outcome of invokeAny's tasks: the first success, or all failures. */
     private static final class FirstSuccess<T> {
+        /** Holds the winner's value, or the last failure once all failed. */
         final CompletableFuture<T> result = new CompletableFuture<>();
+        /** Released once {@link #result} is decided; invokeAny waits on it. */
+        final LatchStack decided = new LatchStack();
         final AtomicInteger failures = new AtomicInteger();
         private final int tasks;
         private final List<Throwable> errors = new ArrayList<>();
@@ -125,6 +128,7 @@ final class Invocations {
                     throw t;
                 }
                 result.complete(value);
+                decided.releaseAll();
                 return value;
             };
         }
@@ -135,6 +139,7 @@ final class Invocations {
             }
             if (failures.incrementAndGet() == tasks) {
                 result.completeExceptionally(t);
+                decided.releaseAll();
             }
         }
 

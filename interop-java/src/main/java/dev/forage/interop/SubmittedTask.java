@@ -1,12 +1,10 @@
 package dev.forage.interop;
 
-import dev.forage.ForageLatch;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * The future of a task submitted to a {@link ForageExecutorService}: a {@link FutureTask} (so run, cancel and
@@ -14,16 +12,10 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * whose {@code cancel} takes a never-started task back from the pool at once.
  */
 class SubmittedTask<V> extends FutureTask<V> {
-    /** Marks {@link #waiters} once the task is done: late waiters set their latch themselves. */
-    private static final Waiter DONE = new Waiter(null, null);
-    @SuppressWarnings("rawtypes")
-    private static final AtomicReferenceFieldUpdater<SubmittedTask, Waiter> WAITERS =
-            AtomicReferenceFieldUpdater.newUpdater(SubmittedTask.class, Waiter.class, "waiters");
-
     /** The dispatch that currently carries this task to the pool (the latest one for a periodic task). */
     volatile Dispatch current;
-    /** Workers helping in {@code get}: a Treiber stack of their latches, or {@link #DONE}. */
-    private volatile Waiter waiters;
+    /** Threads helping (or blocking) in {@code get}; released when the task is done. */
+    private final LatchStack waiters = new LatchStack();
 
     SubmittedTask(Callable<V> callable) {
         super(callable);
@@ -40,10 +32,7 @@ class SubmittedTask<V> extends FutureTask<V> {
 
     @Override
     protected void done() {
-        Waiter w = WAITERS.getAndSet(this, DONE);
-        for (; w != null && w != DONE; w = w.next) {
-            w.latch.set();
-        }
+        waiters.releaseAll();
     }
 
     /**
@@ -69,7 +58,7 @@ class SubmittedTask<V> extends FutureTask<V> {
     @Override
     public V get() throws InterruptedException, ExecutionException {
         if (!isDone() && Waiting.onWorker()) {
-            Waiting.helpUntilDone(completion(), Waiting.FOREVER);
+            Waiting.await(waiters, Waiting.FOREVER);
         }
         return super.get();
     }
@@ -77,54 +66,13 @@ class SubmittedTask<V> extends FutureTask<V> {
     /** As {@link FutureTask#get(long, TimeUnit)}; on a pool worker, runs other jobs while it waits. */
     @Override
     public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        if (unit == null) {
-            throw new NullPointerException("get: unit must not be null");
-        }
+        Checks.notNull(unit, "get", "unit");
         if (!isDone() && Waiting.onWorker()) {
-            if (!Waiting.helpUntilDone(completion(), unit.toNanos(timeout))) {
+            if (!Waiting.await(waiters, unit.toNanos(timeout)) && !isDone()) {
                 throw new TimeoutException("task not done after " + timeout + " " + unit + ": " + this);
             }
             return super.get();
         }
         return super.get(timeout, unit);
-    }
-
-    private Waiting.Completion completion() {
-        return new Waiting.Completion() {
-            @Override
-            public boolean isDone() {
-                return SubmittedTask.this.isDone();
-            }
-
-            @Override
-            public void setWhenDone(ForageLatch latch) {
-                addWaiter(latch);
-            }
-        };
-    }
-
-    private void addWaiter(ForageLatch latch) {
-        Waiter node = new Waiter(latch, null);
-        while (true) {
-            Waiter head = waiters;
-            if (head == DONE) {
-                latch.set();
-                return;
-            }
-            node.next = head;
-            if (WAITERS.compareAndSet(this, head, node)) {
-                return;
-            }
-        }
-    }
-
-    private static final class Waiter {
-        final ForageLatch latch;
-        Waiter next;
-
-        Waiter(ForageLatch latch, Waiter next) {
-            this.latch = latch;
-            this.next = next;
-        }
     }
 }

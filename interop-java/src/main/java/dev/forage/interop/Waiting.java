@@ -2,21 +2,17 @@ package dev.forage.interop;
 
 import dev.forage.ForageLatch;
 import dev.forage.ForagePool;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Waiting for something on a pool worker without blocking the worker: the helping wait behind every
  * {@code join()}, {@code get()}, {@code invokeAll}, {@code invokeAny} and {@code awaitTermination} of this
  * package.
  *
- * <p>A worker that waits creates a {@link ForageLatch} (it owns it), asks the awaited thing to set it on
- * completion, and waits on it: meanwhile it keeps running other jobs of its pool, and the completion wakes
- * exactly this worker (targeted wake-up).
+ * <p>A waiter creates a {@link ForageLatch} (it owns it), pushes it on the awaited thing's {@link LatchStack},
+ * and waits on it. On a worker it keeps running other jobs of its pool meanwhile, and the release wakes
+ * exactly this worker (targeted wake-up); elsewhere it simply blocks.
  *
  * <p><b>Interrupts.</b> A helping worker runs other jobs, and the pool clears the interrupt flag after each job
  * (an interrupt must not leak from one job into the next), so a plain {@link Thread#interrupt()} is not a
@@ -35,30 +31,23 @@ final class Waiting {
     private Waiting() {
     }
 
-    /** Something that completes once and can set a latch when it does. */
-    interface Completion {
-        boolean isDone();
-
-        /** Sets {@code latch} when done; at once if done already. Must not throw. */
-        void setWhenDone(ForageLatch latch);
-    }
-
     /** True when the calling thread is a worker of some Forage pool: a wait there should help. */
     static boolean onWorker() {
         return ForagePool.current() != null;
     }
 
     /**
-     * Worker only. Runs other jobs until {@code c} is done or {@code timeoutNanos} (or {@link #FOREVER})
-     * elapses; returns whether it is done. Interruptible: throws {@link InterruptedException} if the flag is
-     * set on entry or the wait is {@linkplain #interrupt(Thread) interrupted} before {@code c} is done.
+     * Waits until {@code done} is released or {@code timeoutNanos} (or {@link #FOREVER}) elapses; returns
+     * whether it is released. On a pool worker it runs other jobs meanwhile; elsewhere it blocks. Throws
+     * {@link InterruptedException} if the flag is set on entry, if the thread is interrupted while blocked
+     * (off the pool), or if the wait is {@linkplain #interrupt(Thread) interrupted} (on a worker).
      */
-    static boolean helpUntilDone(Completion c, long timeoutNanos) throws InterruptedException {
-        if (c.isDone()) {
+    static boolean await(LatchStack done, long timeoutNanos) throws InterruptedException {
+        if (done.isReleased()) {
             return true;
         }
         ForageLatch latch = ForageLatch.forCurrentThread();
-        c.setWhenDone(latch);
+        LatchStack.Node node = done.push(latch);
         LatchFrame frame = new LatchFrame(latch);
         frame.enter();
         try {
@@ -69,12 +58,16 @@ final class Waiting {
             } else {
                 latch.await(Math.max(timeoutNanos, 0L), TimeUnit.NANOSECONDS);
             }
+        } catch (InterruptedException e) {
+            done.remove(node);
+            throw e;
         } finally {
             frame.exit();
         }
-        if (c.isDone()) {
+        if (done.isReleased()) {
             return true;
         }
+        done.remove(node);
         if (frame.interrupted) {
             Thread.interrupted(); // the flag may or may not have survived the jobs run meanwhile
             throw new InterruptedException("interrupted while waiting on a Forage worker");
@@ -82,59 +75,19 @@ final class Waiting {
         return false;
     }
 
-    /** Worker only. Runs other jobs until {@code c} is done; ignores interrupts (as {@code join()} does). */
-    static void helpUntilDoneUninterruptibly(Completion c) {
-        if (c.isDone()) {
+    /** Waits until {@code done} is released, helping on a worker; ignores interrupts (as {@code join()} does). */
+    static void awaitUninterruptibly(LatchStack done) {
+        if (done.isReleased()) {
             return;
         }
         ForageLatch latch = ForageLatch.forCurrentThread();
-        c.setWhenDone(latch);
+        done.push(latch);
         latch.awaitUninterruptibly();
     }
 
     /**
-     * Waits until {@code f} is done: helping on a worker, blocking elsewhere. Returns false on timeout. Does not
-     * report the outcome: read it from {@code f}.
-     */
-    static boolean awaitDone(final CompletableFuture<?> f, long timeoutNanos) throws InterruptedException {
-        if (f.isDone()) {
-            return true;
-        }
-        if (onWorker()) {
-            return helpUntilDone(of(f), timeoutNanos);
-        }
-        try {
-            if (timeoutNanos == FOREVER) {
-                f.get();
-            } else {
-                f.get(timeoutNanos, TimeUnit.NANOSECONDS);
-            }
-        } catch (ExecutionException | CancellationException e) {
-            // Done, exceptionally: the caller reads the outcome.
-        } catch (TimeoutException e) {
-            return false;
-        }
-        return true;
-    }
-
-    /** A {@link Completion} view of any {@link CompletableFuture}. */
-    static Completion of(final CompletableFuture<?> f) {
-        return new Completion() {
-            @Override
-            public boolean isDone() {
-                return f.isDone();
-            }
-
-            @Override
-            public void setWhenDone(final ForageLatch latch) {
-                f.whenComplete((value, error) -> latch.set());
-            }
-        };
-    }
-
-    /**
      * Interrupts {@code thread} and wakes its innermost interruptible wait in this package, if any. Order
-     * matters: interrupt first, look for a frame second (see {@link #helpUntilDone}).
+     * matters: interrupt first, look for a frame second (see {@link #await}).
      */
     static void interrupt(Thread thread) {
         thread.interrupt();

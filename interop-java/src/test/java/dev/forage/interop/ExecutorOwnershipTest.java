@@ -91,6 +91,24 @@ class ExecutorOwnershipTest {
     }
 
     @Test
+    void aWorkerAwaitingAViewsTerminationRunsThatViewsTasks() throws Exception {
+        ForagePool one = ForagePool.builder().threads(1).name("one").build();
+        try {
+            ForageExecutorService awaited = ForageExecutorService.viewOf(one);
+            ForageExecutorService caller = ForageExecutorService.viewOf(one);
+            Future<Boolean> terminated = caller.submit(() -> {
+                Future<Integer> queued = awaited.submit(() -> 1); // behind this task on the only worker
+                awaited.shutdown();
+                boolean done = awaited.awaitTermination(1, TimeUnit.HOURS);
+                return done && queued.isDone();
+            });
+            assertTrue(terminated.get());
+        } finally {
+            one.close();
+        }
+    }
+
+    @Test
     void anOwningExecutorShutsItsPoolDownAndWaitsForItsThreads() throws Exception {
         ForagePool pool = ForagePool.builder().threads(2).name("owned").build();
         ForageExecutorService executor = ForageExecutorService.owning(pool);

@@ -362,8 +362,13 @@ class ExecutorServiceContractTest {
             }
         });
         waiting.await();
-        // A job run by the helping worker: it ends with a clean interrupt flag, so a plain interrupt is lost.
-        executor.pool().execute(() -> { });
+        // Make the interrupt hard to see: the worker sleeps in its helping wait (where an interrupt does not
+        // wake it), and it ran a job meanwhile (which ends by clearing the interrupt flag).
+        Eventually.until("the worker sleeps in get()", () -> executor.pool().statistics().sleepingWorkers() == 1);
+        CountDownLatch helped = new CountDownLatch(1);
+        executor.pool().execute(helped::countDown);
+        helped.await();
+        Eventually.until("the worker sleeps again", () -> executor.pool().statistics().sleepingWorkers() == 1);
         executor.shutdownNow();
         assertInstanceOf(InterruptedException.class, outcome.get(30, TimeUnit.SECONDS));
         assertTrue(executor.awaitTermination(30, TimeUnit.SECONDS));

@@ -299,7 +299,8 @@ class ForageFuturesTest {
             }
         });
         awaitUninterruptibly(waiting);
-        assertTrue(task.cancel(true));
+        Eventually.until("the worker sleeps in get()", () -> one.statistics().sleepingWorkers() == 1);
+        assertTrue(task.cancel(true)); // an interrupt alone would not wake a worker sleeping in a helping wait
         assertInstanceOf(InterruptedException.class, outcome.get(30, TimeUnit.SECONDS));
         executor.shutdown();
         assertTrue(executor.awaitTermination(30, TimeUnit.SECONDS));
