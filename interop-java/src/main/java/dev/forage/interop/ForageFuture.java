@@ -1,7 +1,6 @@
 package dev.forage.interop;
 
 import dev.forage.ForagePool;
-import dev.forage.TimerHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -25,8 +24,8 @@ import java.util.function.Supplier;
  * ForageFuture<String> page = ForageFutures.supplyAsync(() -> fetch(url), pool);
  * ForageFuture<Integer> words = page
  *         .thenApplyAsync(Parser::parse)            // on the pool, not on ForkJoinPool.commonPool()
- *         .thenApply(doc -> doc.words().size())     // still a ForageFuture
- *         .orTimeout(2, TimeUnit.SECONDS);          // timed by the pool's timers, on Java 8 too
+ *         .thenApply(doc -> doc.words().size());    // still a ForageFuture
+ * words.orTimeout(2, TimeUnit.SECONDS);             // timed by the pool's timers, on Java 8 too
  * int n = words.join();                             // on a pool worker: runs other jobs until done
  * }</pre>
  *
@@ -198,21 +197,14 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
      *
      * <pre>{@code
      * ForageFuture<Reply> reply = ForageFutures.supplyAsync(this::slowCall, pool);
-     * reply.orTimeout(1, TimeUnit.SECONDS)
+     * reply.orTimeout(1, TimeUnit.SECONDS)          // returns reply itself (typed CompletableFuture, as in the JDK)
      *         .exceptionally(e -> fallback());   // e is the TimeoutException itself
      * }</pre>
      *
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
     public CompletableFuture<T> orTimeout(long timeout, TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("orTimeout: unit must not be null");
-        }
-        if (!isDone()) {
-            final String message = "ForageFuture timed out after " + timeout + " " + unit;
-            cancelWhenDone(pool.schedule(() -> completeExceptionally(new TimeoutException(message)), timeout, unit));
-        }
-        return this;
+        return ForageFutures.orTimeout(this, timeout, unit, pool);
     }
 
     /**
@@ -221,18 +213,8 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
      *
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
-    public CompletableFuture<T> completeOnTimeout(final T value, long timeout, TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("completeOnTimeout: unit must not be null");
-        }
-        if (!isDone()) {
-            cancelWhenDone(pool.schedule(() -> complete(value), timeout, unit));
-        }
-        return this;
-    }
-
-    private void cancelWhenDone(final TimerHandle timer) {
-        super.whenComplete((value, error) -> timer.cancel());
+    public CompletableFuture<T> completeOnTimeout(T value, long timeout, TimeUnit unit) {
+        return ForageFutures.completeOnTimeout(this, value, timeout, unit, pool);
     }
 
     /** Completes this future with {@code supplier}'s value, computed on the pool; returns this future. */

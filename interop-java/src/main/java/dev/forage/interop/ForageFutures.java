@@ -1,8 +1,11 @@
 package dev.forage.interop;
 
 import dev.forage.ForagePool;
+import dev.forage.TimerHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -121,6 +124,58 @@ public final class ForageFutures {
     /** {@link CompletableFuture#anyOf} as a future on {@code pool}. */
     public static ForageFuture<Object> anyOf(ForagePool pool, CompletableFuture<?>... futures) {
         return from(CompletableFuture.anyOf(futures), pool);
+    }
+
+    /**
+     * Java 9's {@code future.orTimeout(timeout, unit)} for any {@code CompletableFuture}, on every Java version,
+     * timed by {@code pool}'s timers (no timer thread): completes {@code future} exceptionally with a
+     * {@link java.util.concurrent.TimeoutException} unless something else completes it first, in which case the
+     * timer is cancelled at once. Returns {@code future}.
+     *
+     * <pre>{@code
+     * CompletableFuture<Reply> reply = ForageFutures.orTimeout(client.call(request), 2, TimeUnit.SECONDS, pool);
+     * }</pre>
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if {@code pool} is shut down
+     */
+    public static <T, F extends CompletableFuture<T>> F orTimeout(final F future, long timeout, TimeUnit unit,
+            ForagePool pool) {
+        Checks.notNull(future, "orTimeout", "future");
+        Checks.notNull(unit, "orTimeout", "unit");
+        Checks.notNull(pool, "orTimeout", "pool");
+        if (!future.isDone()) {
+            final String message = "timed out after " + timeout + " " + unit;
+            cancelWhenDone(future, pool.schedule(
+                    () -> future.completeExceptionally(new TimeoutException(message)), timeout, unit));
+        }
+        return future;
+    }
+
+    /**
+     * Java 9's {@code future.completeOnTimeout(value, timeout, unit)} for any {@code CompletableFuture}, on
+     * every Java version, timed by {@code pool}'s timers: completes {@code future} with {@code value} unless
+     * something else completes it first. Returns {@code future}.
+     *
+     * <pre>{@code
+     * ForageFutures.completeOnTimeout(prices, Prices.CACHED, 100, TimeUnit.MILLISECONDS, pool);
+     * }</pre>
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if {@code pool} is shut down
+     */
+    public static <T, F extends CompletableFuture<T>> F completeOnTimeout(final F future, final T value,
+            long timeout, TimeUnit unit, ForagePool pool) {
+        Checks.notNull(future, "completeOnTimeout", "future");
+        Checks.notNull(unit, "completeOnTimeout", "unit");
+        Checks.notNull(pool, "completeOnTimeout", "pool");
+        if (!future.isDone()) {
+            cancelWhenDone(future, pool.schedule(() -> future.complete(value), timeout, unit));
+        }
+        return future;
+    }
+
+    private static void cancelWhenDone(CompletableFuture<?> future, final TimerHandle timer) {
+        // A timer that outlived its future would keep a shut-down pool's last worker alive until it fires.
+        future.whenComplete((value, error) -> timer.cancel());
     }
 
     /**

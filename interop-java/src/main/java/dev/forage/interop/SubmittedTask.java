@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
 class SubmittedTask<V> extends FutureTask<V> {
     /** The dispatch that currently carries this task to the pool (the latest one for a periodic task). */
     volatile Dispatch current;
-    /** Threads helping (or blocking) in {@code get}; released when the task is done. */
+    /** Workers helping in {@code get} (other threads block in FutureTask.get); released when done. */
     private final LatchStack waiters = new LatchStack();
 
     SubmittedTask(Callable<V> callable) {

@@ -189,14 +189,27 @@ class ForageFuturesTest {
     }
 
     @Test
+    void anyCompletableFutureCanTimeOutOnThePoolsTimers() {
+        CompletableFuture<Integer> plain = new CompletableFuture<>();
+        assertSame(plain, ForageFutures.orTimeout(plain, 10, TimeUnit.MILLISECONDS, pool));
+        CompletionException e = assertThrows(CompletionException.class, plain::join);
+        assertInstanceOf(TimeoutException.class, e.getCause());
+        CompletableFuture<String> late = ForageFutures.completeOnTimeout(new CompletableFuture<>(), "fallback", 10,
+                TimeUnit.MILLISECONDS, pool);
+        assertEquals("fallback", late.join());
+    }
+
+    @Test
     void aTimeoutThatDidNotFireLeavesThePoolsTimers() {
         ForagePool owned = ForagePool.builder().threads(1).name("owned").build();
         ForageFuture<Integer> a = ForageFutures.newFuture(owned);
         a.orTimeout(1, TimeUnit.HOURS);
         ForageFuture<Integer> b = ForageFutures.newFuture(owned);
         b.completeOnTimeout(0, 1, TimeUnit.HOURS);
+        CompletableFuture<Integer> plain = ForageFutures.orTimeout(new CompletableFuture<>(), 1, TimeUnit.HOURS, owned);
         a.complete(1);
         b.complete(2);
+        plain.complete(3);
         assertEquals(1, a.join());
         assertEquals(2, b.join());
         // A shut-down pool keeps a worker until its pending timers fire: a stale timer would hang here.
