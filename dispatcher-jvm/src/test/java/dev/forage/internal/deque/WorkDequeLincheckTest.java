@@ -1,0 +1,151 @@
+package dev.forage.internal.deque;
+
+import dev.forage.testing.Watchdog;
+import java.lang.reflect.Method;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Model checking: the Chase-Lev deque is linearizable to a sequential deque where the owner pushes and pops at
+ * the back and thieves take from the front, when push and pop run on one thread only (Lincheck's non-parallel
+ * group puts every owner operation on the same thread) and any number of threads steal.
+ *
+ * <p>{@code steal} here retries on {@link WorkDeque#RETRY} until it gets a job or null: RETRY means "lost a race
+ * to a thread that made progress", which has no counterpart in the sequential spec. The worker loop does the
+ * same (it retries the victims while any returned RETRY).
+ *
+ * <p>Targeted scenarios first (the races the algorithm exists to win: the last job, growth under a thief, and
+ * an emptied deque), then a modest random search (toolchain.md pitfall 6).
+ */
+@Param(name = "job", gen = IntGen.class, conf = "1:50")
+@Watchdog.Budget(seconds = 180)
+public class WorkDequeLincheckTest {
+    private final WorkDeque deque = new WorkDeque();
+
+    @Operation(nonParallelGroup = "owner")
+    public void push(@Param(name = "job") int job) {
+        deque.push(new Job(job));
+    }
+
+    @Operation(nonParallelGroup = "owner")
+    public Integer pop() {
+        Runnable r = deque.pop();
+        return r == null ? null : Job.idOf(r);
+    }
+
+    @Operation
+    public Integer steal() {
+        while (true) {
+            Runnable r = deque.steal();
+            if (r != WorkDeque.RETRY) {
+                return r == null ? null : Job.idOf(r);
+            }
+        }
+    }
+
+    /** The sequential specification. */
+    public static final class Spec {
+        private final ArrayDeque<Integer> jobs = new ArrayDeque<>();
+
+        public void push(int job) {
+            jobs.addLast(job);
+        }
+
+        public Integer pop() {
+            return jobs.pollLast();
+        }
+
+        public Integer steal() {
+            return jobs.pollFirst();
+        }
+    }
+
+    @Test
+    void targetedScenarios() {
+        ModelCheckingOptions options = new ModelCheckingOptions()
+                .iterations(0)
+                // grow() copies 64 slots in one loop; Lincheck's default bound of 50 calls that a livelock.
+                .loopBound(200)
+                .sequentialSpecification(Spec.class);
+        // The last job, raced by pop and one or two thieves.
+        options.addCustomScenario(scenario(
+                List.of(aPush(1)),
+                List.of(List.of(aPop()), List.of(aSteal())),
+                List.of(aPop(), aSteal())));
+        options.addCustomScenario(scenario(
+                List.of(aPush(1)),
+                List.of(List.of(aPop()), List.of(aSteal()), List.of(aSteal())),
+                List.of()));
+        // Two jobs, the owner pops both while two thieves steal.
+        options.addCustomScenario(scenario(
+                List.of(aPush(1), aPush(2)),
+                List.of(List.of(aPop(), aPop()), List.of(aSteal()), List.of(aSteal())),
+                List.of(aPop(), aSteal())));
+        // Push into an empty deque while a thief looks, then take it back.
+        options.addCustomScenario(scenario(
+                List.of(),
+                List.of(List.of(aPush(1), aPop(), aPush(2)), List.of(aSteal(), aSteal())),
+                List.of(aPop(), aSteal())));
+        // Growth (the 64-slot buffer is full) while a thief may still read the old buffer.
+        List<Actor> full = new ArrayList<>();
+        for (int i = 1; i <= 64; i++) {
+            full.add(aPush(i));
+        }
+        options.addCustomScenario(scenario(
+                full,
+                List.of(List.of(aPush(65), aPop(), aPop()), List.of(aSteal(), aSteal())),
+                List.of(aSteal())));
+        // A deque emptied by thieves and refilled by the owner (lazy slot clearing).
+        options.addCustomScenario(scenario(
+                List.of(aPush(1), aPush(2), aPush(3)),
+                List.of(List.of(aPop(), aPush(4), aPop(), aPop()), List.of(aSteal(), aSteal())),
+                List.of(aPop(), aSteal())));
+        options.check(getClass());
+    }
+
+    @Test
+    void randomSearch() {
+        new ModelCheckingOptions()
+                .iterations(Boolean.getBoolean("forage.stress.long") ? 100 : 15)
+                .invocationsPerIteration(Boolean.getBoolean("forage.stress.long") ? 5_000 : 1_000)
+                .threads(3)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(2)
+                .sequentialSpecification(Spec.class)
+                .check(getClass());
+    }
+
+    private static ExecutionScenario scenario(List<Actor> init, List<List<Actor>> parallel, List<Actor> post) {
+        return new ExecutionScenario(init, parallel, post, null);
+    }
+
+    private static Actor aPush(int job) {
+        return new Actor(method("push", int.class), Arrays.asList(job));
+    }
+
+    private static Actor aPop() {
+        return new Actor(method("pop"), List.of());
+    }
+
+    private static Actor aSteal() {
+        return new Actor(method("steal"), List.of());
+    }
+
+    private static Method method(String name, Class<?>... parameters) {
+        try {
+            return WorkDequeLincheckTest.class.getMethod(name, parameters);
+        } catch (NoSuchMethodException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
