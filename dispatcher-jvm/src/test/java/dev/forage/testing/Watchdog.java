@@ -85,6 +85,12 @@ public final class Watchdog implements InvocationInterceptor {
     }
 
     private static int budgetSeconds(ExtensionContext context) {
+        // -Dforage.watchdog.maxSeconds=N caps every budget: handy when checking that a broken pool hangs.
+        int cap = Integer.getInteger("forage.watchdog.maxSeconds", Integer.MAX_VALUE);
+        return Math.min(annotatedBudgetSeconds(context), cap);
+    }
+
+    private static int annotatedBudgetSeconds(ExtensionContext context) {
         Optional<Budget> onMethod = context.getTestMethod()
                 .flatMap(m -> AnnotationSupport.findAnnotation(m, Budget.class));
         if (onMethod.isPresent()) {
@@ -140,8 +146,11 @@ public final class Watchdog implements InvocationInterceptor {
     /** A full thread dump: every live thread with its whole stack, held monitors and locks, and deadlocks. */
     public static String threadDump() {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        ThreadInfo[] infos = mx.dumpAllThreads(mx.isObjectMonitorUsageSupported(), mx.isSynchronizerUsageSupported());
-        long[] deadlocked = mx.isSynchronizerUsageSupported() ? mx.findDeadlockedThreads() : mx.findMonitorDeadlockedThreads();
+        ThreadInfo[] infos = mx.dumpAllThreads(mx.isObjectMonitorUsageSupported(),
+                mx.isSynchronizerUsageSupported());
+        long[] deadlocked = mx.isSynchronizerUsageSupported()
+                ? mx.findDeadlockedThreads()
+                : mx.findMonitorDeadlockedThreads();
         Set<Long> inDeadlock = new HashSet<>();
         if (deadlocked != null) {
             for (long id : deadlocked) {

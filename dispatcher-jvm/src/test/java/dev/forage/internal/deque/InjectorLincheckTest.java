@@ -1,12 +1,10 @@
 package dev.forage.internal.deque;
 
+import dev.forage.testing.Scenarios;
 import dev.forage.testing.Watchdog;
-import java.lang.reflect.Method;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -20,6 +18,8 @@ import org.junit.jupiter.api.Test;
 @Param(name = "job", gen = IntGen.class, conf = "1:50")
 @Watchdog.Budget(seconds = 180)
 public class InjectorLincheckTest {
+    private static final Scenarios S = new Scenarios(InjectorLincheckTest.class);
+
     private final Injector injector = new Injector();
 
     @Operation
@@ -61,52 +61,26 @@ public class InjectorLincheckTest {
                 .iterations(0)
                 .sequentialSpecification(Spec.class);
         // Two producers racing for the tail, a consumer and an emptiness check.
-        options.addCustomScenario(scenario(
+        options.addCustomScenario(Scenarios.scenario(
                 List.of(),
-                List.of(List.of(aPush(1), aPoll()), List.of(aPush(2), aIsEmpty()), List.of(aPoll(), aIsEmpty())),
-                List.of(aPoll(), aIsEmpty())));
+                List.of(
+                        List.of(S.call("push", 1), S.call("poll")),
+                        List.of(S.call("push", 2), S.call("isEmpty")),
+                        List.of(S.call("poll"), S.call("isEmpty"))),
+                List.of(S.call("poll"), S.call("isEmpty"))));
         // The last job raced by two consumers while a producer adds one (the lagging tail).
-        options.addCustomScenario(scenario(
-                List.of(aPush(1)),
-                List.of(List.of(aPoll(), aPoll()), List.of(aPoll(), aPush(3)), List.of(aPush(2), aIsEmpty())),
-                List.of(aPoll(), aPoll())));
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1)),
+                List.of(
+                        List.of(S.call("poll"), S.call("poll")),
+                        List.of(S.call("poll"), S.call("push", 3)),
+                        List.of(S.call("push", 2), S.call("isEmpty"))),
+                List.of(S.call("poll"), S.call("poll"))));
         options.check(getClass());
     }
 
     @Test
     void randomSearch() {
-        new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("forage.stress.long") ? 100 : 15)
-                .invocationsPerIteration(Boolean.getBoolean("forage.stress.long") ? 5_000 : 1_000)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(1)
-                .actorsAfter(2)
-                .sequentialSpecification(Spec.class)
-                .check(getClass());
-    }
-
-    private static ExecutionScenario scenario(List<Actor> init, List<List<Actor>> parallel, List<Actor> post) {
-        return new ExecutionScenario(init, parallel, post, null);
-    }
-
-    private static Actor aPush(int job) {
-        return new Actor(method("push", int.class), Arrays.asList(job));
-    }
-
-    private static Actor aPoll() {
-        return new Actor(method("poll"), List.of());
-    }
-
-    private static Actor aIsEmpty() {
-        return new Actor(method("isEmpty"), List.of());
-    }
-
-    private static Method method(String name, Class<?>... parameters) {
-        try {
-            return InjectorLincheckTest.class.getMethod(name, parameters);
-        } catch (NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
+        Scenarios.randomSearch(Spec.class, 1).check(getClass());
     }
 }

@@ -1,13 +1,11 @@
 package dev.forage.internal.deque;
 
+import dev.forage.testing.Scenarios;
 import dev.forage.testing.Watchdog;
-import java.lang.reflect.Method;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import org.jetbrains.kotlinx.lincheck.Actor;
-import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -29,6 +27,8 @@ import org.junit.jupiter.api.Test;
 @Param(name = "job", gen = IntGen.class, conf = "1:50")
 @Watchdog.Budget(seconds = 180)
 public class WorkDequeLincheckTest {
+    private static final Scenarios S = new Scenarios(WorkDequeLincheckTest.class);
+
     private final WorkDeque deque = new WorkDeque();
 
     @Operation(nonParallelGroup = "owner")
@@ -73,79 +73,56 @@ public class WorkDequeLincheckTest {
     void targetedScenarios() {
         ModelCheckingOptions options = new ModelCheckingOptions()
                 .iterations(0)
+                // Bounded for CI time (the 64-push growth scenario makes each interleaving costly); at this
+                // setting it still catches pop or steal without their CAS on top.
+                .invocationsPerIteration(Boolean.getBoolean("forage.stress.long") ? 20_000 : 3_000)
                 // grow() copies 64 slots in one loop; Lincheck's default bound of 50 calls that a livelock.
                 .loopBound(200)
                 .sequentialSpecification(Spec.class);
         // The last job, raced by pop and one or two thieves.
-        options.addCustomScenario(scenario(
-                List.of(aPush(1)),
-                List.of(List.of(aPop()), List.of(aSteal())),
-                List.of(aPop(), aSteal())));
-        options.addCustomScenario(scenario(
-                List.of(aPush(1)),
-                List.of(List.of(aPop()), List.of(aSteal()), List.of(aSteal())),
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1)),
+                List.of(List.of(S.call("pop")), List.of(S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1)),
+                List.of(List.of(S.call("pop")), List.of(S.call("steal")), List.of(S.call("steal"))),
                 List.of()));
         // Two jobs, the owner pops both while two thieves steal.
-        options.addCustomScenario(scenario(
-                List.of(aPush(1), aPush(2)),
-                List.of(List.of(aPop(), aPop()), List.of(aSteal()), List.of(aSteal())),
-                List.of(aPop(), aSteal())));
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1), S.call("push", 2)),
+                List.of(List.of(S.call("pop"), S.call("pop")), List.of(S.call("steal")), List.of(S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
         // Push into an empty deque while a thief looks, then take it back.
-        options.addCustomScenario(scenario(
+        options.addCustomScenario(Scenarios.scenario(
                 List.of(),
-                List.of(List.of(aPush(1), aPop(), aPush(2)), List.of(aSteal(), aSteal())),
-                List.of(aPop(), aSteal())));
+                List.of(
+                        List.of(S.call("push", 1), S.call("pop"), S.call("push", 2)),
+                        List.of(S.call("steal"), S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
         // Growth (the 64-slot buffer is full) while a thief may still read the old buffer.
         List<Actor> full = new ArrayList<>();
         for (int i = 1; i <= 64; i++) {
-            full.add(aPush(i));
+            full.add(S.call("push", i));
         }
-        options.addCustomScenario(scenario(
+        options.addCustomScenario(Scenarios.scenario(
                 full,
-                List.of(List.of(aPush(65), aPop(), aPop()), List.of(aSteal(), aSteal())),
-                List.of(aSteal())));
+                List.of(
+                        List.of(S.call("push", 65), S.call("pop"), S.call("pop")),
+                        List.of(S.call("steal"), S.call("steal"))),
+                List.of(S.call("steal"))));
         // A deque emptied by thieves and refilled by the owner (lazy slot clearing).
-        options.addCustomScenario(scenario(
-                List.of(aPush(1), aPush(2), aPush(3)),
-                List.of(List.of(aPop(), aPush(4), aPop(), aPop()), List.of(aSteal(), aSteal())),
-                List.of(aPop(), aSteal())));
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1), S.call("push", 2), S.call("push", 3)),
+                List.of(
+                        List.of(S.call("pop"), S.call("push", 4), S.call("pop"), S.call("pop")),
+                        List.of(S.call("steal"), S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
         options.check(getClass());
     }
 
     @Test
     void randomSearch() {
-        new ModelCheckingOptions()
-                .iterations(Boolean.getBoolean("forage.stress.long") ? 100 : 15)
-                .invocationsPerIteration(Boolean.getBoolean("forage.stress.long") ? 5_000 : 1_000)
-                .threads(3)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(2)
-                .sequentialSpecification(Spec.class)
-                .check(getClass());
-    }
-
-    private static ExecutionScenario scenario(List<Actor> init, List<List<Actor>> parallel, List<Actor> post) {
-        return new ExecutionScenario(init, parallel, post, null);
-    }
-
-    private static Actor aPush(int job) {
-        return new Actor(method("push", int.class), Arrays.asList(job));
-    }
-
-    private static Actor aPop() {
-        return new Actor(method("pop"), List.of());
-    }
-
-    private static Actor aSteal() {
-        return new Actor(method("steal"), List.of());
-    }
-
-    private static Method method(String name, Class<?>... parameters) {
-        try {
-            return WorkDequeLincheckTest.class.getMethod(name, parameters);
-        } catch (NoSuchMethodException e) {
-            throw new AssertionError(e);
-        }
+        Scenarios.randomSearch(Spec.class, 2).check(getClass());
     }
 }

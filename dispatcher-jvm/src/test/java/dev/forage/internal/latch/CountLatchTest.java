@@ -40,6 +40,10 @@ class CountLatchTest {
         latch.set();
         IllegalStateException e = assertThrows(IllegalStateException.class, latch::increment);
         assertTrue(e.getMessage().contains("after it was set"), e.getMessage());
+        // A refused increment must leave the count alone, or the next one would be accepted.
+        assertThrows(IllegalStateException.class, latch::increment);
+        assertThrows(IllegalStateException.class, latch::increment);
+        assertTrue(latch.probe());
     }
 
     @Test
