@@ -21,9 +21,16 @@ public final class CountLatch implements Latch {
 
     /** One more outstanding job. Called by a thread that holds a count itself, so the count is not zero. */
     public void increment() {
-        int old = COUNT.getAndIncrement(this);
-        if (old <= 0) {
-            throw new IllegalStateException("CountLatch incremented after it was set (count was " + old + ")");
+        // A CAS, not getAndIncrement: a refused increment must leave the count at zero, or the next spawn into
+        // an ended scope would be accepted and would set the latch a second time.
+        while (true) {
+            int old = count;
+            if (old <= 0) {
+                throw new IllegalStateException("CountLatch incremented after it was set (count was " + old + ")");
+            }
+            if (COUNT.compareAndSet(this, old, old + 1)) {
+                return;
+            }
         }
     }
 

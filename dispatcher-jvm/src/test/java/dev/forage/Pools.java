@@ -1,0 +1,122 @@
+package dev.forage;
+
+import dev.forage.testing.Poll;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Helpers for pool tests: unique pools, a view of their worker threads, and waiting for observable states. */
+final class Pools {
+    private static final AtomicInteger NEXT = new AtomicInteger();
+
+    private Pools() {
+    }
+
+    /** True when the long variants of the stress tests were asked for ({@code -Dforage.stress.long=true}). */
+    static boolean longRun() {
+        return Boolean.getBoolean("forage.stress.long");
+    }
+
+    /** A new pool with a unique name, so its threads can be told apart from every other test's. */
+    static ForagePool pool(int threads) {
+        return ForagePool.builder().threads(threads).name(uniqueName()).build();
+    }
+
+    static String uniqueName() {
+        return "test" + NEXT.incrementAndGet();
+    }
+
+    static List<Thread> workerThreads(ForagePool pool) {
+        List<Thread> threads = new ArrayList<>();
+        for (Worker w : pool.registry().workers) {
+            threads.add(w.thread);
+        }
+        return threads;
+    }
+
+    /** Live threads whose names start with the pool's worker prefix. */
+    static List<String> liveThreadsOf(ForagePool pool) {
+        String prefix = pool.name() + "-worker-";
+        List<String> names = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().startsWith(prefix) && t.isAlive()) {
+                names.add(t.getName());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Waits until every worker is counted as sleeping by the protocol and is parked on its condition (a worker
+     * between the sleeper CAS and the block is counted but still runnable; it is not asleep yet).
+     */
+    static void awaitAllAsleep(ForagePool pool) {
+        List<Thread> threads = workerThreads(pool);
+        Poll.until("every worker of " + pool + " asleep", () -> {
+            if (pool.statistics().sleepingWorkers() != pool.parallelism()) {
+                return false;
+            }
+            for (Thread t : threads) {
+                if (t.getState() != Thread.State.WAITING) {
+                    return false;
+                }
+            }
+            return true;
+        }, () -> pool.statistics() + " " + pool.registry().sleep);
+    }
+
+    /**
+     * Runs one job on each worker at the same time (they meet at a barrier, so no worker can take two) and
+     * returns the threads that ran them; then each job runs {@code after}, which may throw.
+     */
+    static Set<Thread> runOnEveryWorker(ForagePool pool, Runnable after) throws InterruptedException {
+        int n = pool.parallelism();
+        CyclicBarrier barrier = new CyclicBarrier(n);
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        CountDownLatch arrived = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            pool.execute(() -> {
+                try {
+                    barrier.await();
+                } catch (InterruptedException | BrokenBarrierException e) {
+                    throw new AssertionError(e);
+                }
+                threads.add(Thread.currentThread());
+                arrived.countDown();
+                after.run();
+            });
+        }
+        arrived.await();
+        return threads;
+    }
+
+    /**
+     * Spins until {@code flag} is set or {@code maxMillis} pass. Only used to make a race likely (a sibling
+     * job being stolen); the test's assertion holds whichever way it goes.
+     */
+    static void briefly(java.util.concurrent.atomic.AtomicBoolean flag, long maxMillis) {
+        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
+        while (!flag.get() && System.nanoTime() - deadline < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** CPU work the JIT cannot remove, so a job lasts long enough for a race to be visible. */
+    static long burn(int iterations) {
+        long x = 0x9E3779B97F4A7C15L;
+        for (int i = 0; i < iterations; i++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+        }
+        if (x == 42) {
+            System.out.print("");
+        }
+        return x;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.forage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.forage.testing.Watchdog;
+import java.util.concurrent.CountDownLatch;
+import org.junit.jupiter.api.Test;
+
+/** Statistics add up: every job counted once, per worker sums to the total, wake-ups follow sleeps. */
+@Watchdog.Budget(seconds = 120)
+class StatisticsTest {
+    @Test
+    void aOneWorkerPoolCountsEachOutsideJobExactlyOnce() throws Exception {
+        int n = 5000;
+        try (ForagePool pool = Pools.pool(1)) {
+            CountDownLatch done = new CountDownLatch(n);
+            for (int i = 0; i < n; i++) {
+                pool.execute(done::countDown);
+            }
+            done.await();
+            Pools.awaitAllAsleep(pool); // the last job's count is written after it ran
+            PoolStatistics s = pool.statistics();
+            assertEquals(n, s.jobsRun(), s.toString());
+            assertEquals(n, s.injectedJobs(), s.toString());
+            assertEquals(n, s.jobsRun(0));
+            assertEquals(0, s.steals(), "one worker has nobody to steal from");
+        }
+    }
+
+    @Test
+    void countsAddUpOnABusyPool() throws Exception {
+        int n = 20_000;
+        try (ForagePool pool = Pools.pool(4)) {
+            CountDownLatch done = new CountDownLatch(n);
+            for (int i = 0; i < n; i++) {
+                if (i % 2 == 0) {
+                    pool.execute(done::countDown);
+                } else {
+                    pool.execute(() -> pool.execute(done::countDown)); // one more job, pushed from inside
+                }
+            }
+            done.await();
+            Pools.awaitAllAsleep(pool);
+            PoolStatistics s = pool.statistics();
+            assertEquals(4, s.threads());
+            assertEquals(n + n / 2, s.jobsRun(), s.toString());
+            assertEquals(n, s.injectedJobs(), s.toString());
+            long perWorker = 0;
+            for (int i = 0; i < 4; i++) {
+                perWorker += s.jobsRun(i);
+            }
+            assertEquals(s.jobsRun(), perWorker);
+            assertTrue(s.wakeups() <= s.sleeps(), s.toString());
+            assertTrue(s.wakeupsWithoutWork() <= s.wakeups(), s.toString());
+            assertTrue(s.latchWakeups() <= s.wakeups(), s.toString());
+            assertEquals(4, s.sleepingWorkers());
+            assertEquals(0, s.idleWorkers());
+            assertTrue(s.toString().contains("jobsRun=" + s.jobsRun()));
+        }
+    }
+
+    @Test
+    void joinHalvesAndScopeJobsAreJobsToo() {
+        try (ForagePool pool = Pools.pool(1)) {
+            pool.install(() -> pool.join(() -> 1, () -> 2)); // install body + b
+            pool.scope(s -> {
+                s.spawn(() -> { });
+                s.spawn(() -> { });
+                return null;
+            }); // install body + 2 spawned
+            Pools.awaitAllAsleep(pool);
+            assertEquals(5, pool.statistics().jobsRun(), pool.statistics().toString());
+        }
+    }
+}

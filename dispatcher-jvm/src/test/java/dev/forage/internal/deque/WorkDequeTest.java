@@ -1,0 +1,214 @@
+package dev.forage.internal.deque;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.forage.testing.Watchdog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The Chase-Lev deque, single-threaded semantics first, then owner against thieves. */
+class WorkDequeTest {
+    private final WorkDeque deque = new WorkDeque();
+
+    private void pushRange(int from, int toExclusive) {
+        for (int i = from; i < toExclusive; i++) {
+            deque.push(new Job(i));
+        }
+    }
+
+    @Test
+    void emptyDequeGivesNothing() {
+        assertTrue(deque.isEmpty());
+        assertEquals(0, deque.size());
+        assertNull(deque.pop());
+        assertNull(deque.steal(), "an uncontended steal of an empty deque is null, not RETRY");
+        assertNull(deque.pop(), "a failed pop must leave the deque consistent");
+        assertTrue(deque.isEmpty());
+        deque.push(new Job(1));
+        assertEquals(1, deque.size());
+        assertEquals(1, Job.idOf(deque.pop()));
+        assertTrue(deque.isEmpty());
+    }
+
+    @Test
+    void popIsLifo() {
+        pushRange(1, 6);
+        assertEquals(5, deque.size());
+        for (int expected = 5; expected >= 1; expected--) {
+            assertEquals(expected, Job.idOf(deque.pop()));
+        }
+        assertNull(deque.pop());
+    }
+
+    @Test
+    void stealIsFifo() {
+        pushRange(1, 6);
+        for (int expected = 1; expected <= 5; expected++) {
+            Runnable r = deque.steal();
+            assertNotSame(WorkDeque.RETRY, r, "nobody raced this steal");
+            assertEquals(expected, Job.idOf(r));
+        }
+        assertNull(deque.steal());
+        assertNull(deque.pop());
+    }
+
+    @Test
+    void popAndStealMeetInTheMiddle() {
+        pushRange(1, 5);
+        assertEquals(1, Job.idOf(deque.steal()));
+        assertEquals(4, Job.idOf(deque.pop()));
+        assertEquals(2, Job.idOf(deque.steal()));
+        assertEquals(3, Job.idOf(deque.pop()), "the last job goes to pop");
+        assertNull(deque.pop());
+        assertNull(deque.steal());
+        pushRange(10, 12);
+        assertEquals(10, Job.idOf(deque.steal()), "the deque keeps working after it was emptied both ways");
+        assertEquals(11, Job.idOf(deque.pop()));
+    }
+
+    @Test
+    void growsPastTheInitialCapacityKeepingOrder() {
+        pushRange(0, 1000); // 64 -> 1024: four doublings
+        assertEquals(1000, deque.size());
+        for (int i = 999; i >= 500; i--) {
+            assertEquals(i, Job.idOf(deque.pop()));
+        }
+        for (int i = 0; i < 500; i++) {
+            assertEquals(i, Job.idOf(deque.steal()));
+        }
+        assertTrue(deque.isEmpty());
+    }
+
+    @Test
+    void growsWhileTheRingHasWrapped() {
+        // Move top and bottom far from index 0 so the live jobs straddle the end of the ring when it grows.
+        for (int round = 0; round < 3; round++) {
+            pushRange(0, 50);
+            for (int i = 0; i < 50; i++) {
+                assertEquals(i, Job.idOf(deque.steal()));
+            }
+        }
+        pushRange(1000, 1100); // starts near the ring's end, wraps, then grows
+        for (int i = 1000; i < 1040; i++) {
+            assertEquals(i, Job.idOf(deque.steal()));
+        }
+        pushRange(1100, 1300);
+        for (int i = 1299; i >= 1100; i--) {
+            assertEquals(i, Job.idOf(deque.pop()));
+        }
+        for (int i = 1040; i < 1100; i++) {
+            assertEquals(i, Job.idOf(deque.steal()));
+        }
+        assertNull(deque.pop());
+    }
+
+    @Test
+    void growsFarBeyondAndKeepsEveryJobExactlyOnce() {
+        int n = 300_000;
+        pushRange(0, n);
+        int[] seen = new int[n];
+        for (int i = 0; i < n / 3; i++) {
+            seen[Job.idOf(deque.steal())]++;
+        }
+        Runnable r;
+        while ((r = deque.pop()) != null) {
+            seen[Job.idOf(r)]++;
+        }
+        for (int i = 0; i < n; i++) {
+            assertEquals(1, seen[i], "job " + i);
+        }
+    }
+
+    @Test
+    void retryIsAMarkerThatCannotRun() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, WorkDeque.RETRY::run);
+        assertTrue(e.getMessage().contains("marker"), e.getMessage());
+        assertEquals("WorkDeque.RETRY", WorkDeque.RETRY.toString());
+    }
+
+    /**
+     * The owner pushes and pops while thieves steal (RETRY means "lost a race, try again"): every job is taken
+     * exactly once, and a RETRY is never confused with a job.
+     */
+    @Test
+    @Watchdog.Budget(seconds = 90)
+    void ownerAndThievesTakeEveryJobExactlyOnce() throws Exception {
+        int n = Boolean.getBoolean("forage.stress.long") ? 5_000_000 : 500_000;
+        int thieves = 3;
+        AtomicIntegerArray taken = new AtomicIntegerArray(n);
+        AtomicBoolean ownerDone = new AtomicBoolean();
+        AtomicLong retries = new AtomicLong();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        for (int t = 0; t < thieves; t++) {
+            Thread thief = new Thread(() -> {
+                try {
+                    start.await();
+                    while (true) {
+                        Runnable r = deque.steal();
+                        if (r == WorkDeque.RETRY) {
+                            retries.incrementAndGet();
+                        } else if (r != null) {
+                            taken.incrementAndGet(Job.idOf(r));
+                        } else if (ownerDone.get() && deque.isEmpty()) {
+                            return;
+                        } else {
+                            Thread.onSpinWait();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "thief-" + t);
+            thief.start();
+            threads.add(thief);
+        }
+        start.countDown();
+        // Bursts of pushes of varying size, each followed by some pops: the deque empties and grows often,
+        // and the last item is raced between pop and steal many times.
+        java.util.SplittableRandom random = new java.util.SplittableRandom(42);
+        int next = 0;
+        while (next < n) {
+            int burst = Math.min(n - next, 1 + random.nextInt(200));
+            for (int i = 0; i < burst; i++) {
+                deque.push(new Job(next++));
+            }
+            int pops = random.nextInt(burst + 2);
+            for (int i = 0; i < pops; i++) {
+                Runnable r = deque.pop();
+                if (r == null) {
+                    break;
+                }
+                taken.incrementAndGet(Job.idOf(r));
+            }
+        }
+        Runnable r;
+        while ((r = deque.pop()) != null) {
+            taken.incrementAndGet(Job.idOf(r));
+        }
+        ownerDone.set(true);
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertTrue(failures.isEmpty(), failures.toString());
+        for (int i = 0; i < n; i++) {
+            if (taken.get(i) != 1) {
+                throw new AssertionError("job " + i + " was taken " + taken.get(i) + " times (retries seen: "
+                        + retries.get() + ")");
+            }
+        }
+        assertTrue(deque.isEmpty());
+        assertNull(deque.steal());
+        assertEquals(0, deque.size());
+    }
+}
