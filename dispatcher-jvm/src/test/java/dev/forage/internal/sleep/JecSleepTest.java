@@ -145,11 +145,13 @@ class JecSleepTest {
         assertEquals(SLEEPERS - 3, sleep.sleepingThreads(), "3 jobs - 1 idle = 2 wake-ups");
         assertWoken(3);
 
-        // The test thread plays an idle worker that finds work: Rayon's ramp-up wakes up to two more.
+        // The test thread plays an idle worker that finds work: the ramp-up wakes WAKE_ON_WORK_FOUND more
+        // (Rayon: 2; Forage's default: 0).
         IdleState self = sleep.startLooking(SLEEPERS);
         sleep.workFound(self);
-        int cascade = Math.min(Math.min(SLEEPERS - 3, 2), Tuning.WAKE_ON_WORK_FOUND);
-        assertEquals(SLEEPERS - 3 - cascade, sleep.sleepingThreads(), "work found wakes min(sleeping, 2)");
+        int cascade = Math.min(SLEEPERS - 3, Tuning.WAKE_ON_WORK_FOUND);
+        assertEquals(SLEEPERS - 3 - cascade, sleep.sleepingThreads(),
+                "work found wakes min(sleeping, WAKE_ON_WORK_FOUND)");
         assertWoken(3 + cascade);
 
         // A queue that already held work means the idle workers are not keeping up: wake one regardless.
