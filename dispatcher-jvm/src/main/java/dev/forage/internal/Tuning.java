@@ -23,6 +23,29 @@ public final class Tuning {
     public static final int ROUNDS_UNTIL_SLEEPING = ROUNDS_UNTIL_SLEEPY + 1;
 
     /**
+     * Seed 000 only ({@code SleepStrategies.SLEEPY_WORKER}): failed searches until a sleepy worker falls asleep.
+     * Rayon's earlier module used 64 (and 32 until sleepy, {@link #ROUNDS_UNTIL_SLEEPY}). Speed only. Property
+     * {@code forage.roundsUntilAsleep}; at least {@code ROUNDS_UNTIL_SLEEPY + 1}, so a sleepy worker always searches
+     * once more before it sleeps (the seed's correctness argument needs that search).
+     */
+    public static final int ROUNDS_UNTIL_ASLEEP = intProperty("forage.roundsUntilAsleep",
+            Math.max(64, ROUNDS_UNTIL_SLEEPY + 1), ROUNDS_UNTIL_SLEEPY + 1, (1 << 20) + 1);
+
+    /**
+     * Seed 004 (marl): how long an idle worker spins for work before the sleep protocol's rounds start, with
+     * {@code SleepStrategies.JEC_SPIN} (or any strategy given {@code ForagePoolBuilder.spinForWorkNanos}). marl
+     * spins 1 ms; see {@code docs/sleep-strategies.md} for the measurements behind this default. Speed and CPU
+     * only. Property {@code forage.spinForWorkNanos}.
+     */
+    public static final int SPIN_FOR_WORK_NANOS = intProperty("forage.spinForWorkNanos", 50_000, 0, 1_000_000_000);
+
+    /**
+     * Seed 004: cheap looks for visible work between two yields of the spin phase (marl: 256 checks, each after
+     * 32 {@code nop}s). Each look is a few volatile reads per worker. Property {@code forage.spinChecksPerYield}.
+     */
+    public static final int SPIN_CHECKS_PER_YIELD = intProperty("forage.spinChecksPerYield", 64, 1, 1 << 20);
+
+    /**
      * How many sleepers a worker wakes when it leaves the idle state having found work (Rayon: up to 2, so an
      * active pool ramps up). Speed only. Property {@code forage.wakeOnWorkFound}.
      */
