@@ -53,26 +53,15 @@ final class CallerDriver {
      * From a thread that is not driving this pool: drives until {@code latch} is set or {@code deadline} (a
      * {@link System#nanoTime()} value) passes; returns whether the latch is set.
      */
-    boolean driveUntil(CoreLatch latch, long deadline) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            if (!acquire(latch, deadline)) {
-                return latch.probe();
+    boolean driveUntil(final CoreLatch latch, final long deadline) {
+        drive(latch, deadline, new Drive() {
+            @Override
+            public int run() {
+                worker.waitUntil(latch, deadline);
+                return 0;
             }
-            interrupted |= Thread.interrupted();
-            Worker previous = Worker.bind(worker);
-            try {
-                return worker.waitUntil(latch, deadline);
-            } finally {
-                Worker.unbind(previous);
-                interrupted |= Thread.interrupted();
-                release();
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        });
+        return latch.probe();
     }
 
     /** Runs queued jobs, and the jobs they queue, on the calling thread until none is left; returns how many. */
@@ -80,52 +69,62 @@ final class CallerDriver {
         if (Worker.current() == worker) {
             return worker.runUntilIdle(); // called by a job of this pool: we are already driving
         }
-        boolean interrupted = Thread.interrupted();
-        try {
-            if (!acquire(null, Worker.NO_DEADLINE)) {
-                return 0; // terminated: nothing is left
-            }
-            interrupted |= Thread.interrupted();
-            Worker previous = Worker.bind(worker);
-            try {
+        return drive(null, Worker.NO_DEADLINE, new Drive() {
+            @Override
+            public int run() {
                 return worker.runUntilIdle();
-            } finally {
-                Worker.unbind(previous);
-                interrupted |= Thread.interrupted();
-                release();
             }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        });
     }
 
     /**
      * From a thread that is not driving: runs jobs until shutdown, then what is left (queued jobs, and timers at
      * their deadlines), until the pool terminates or {@code deadline} passes. Returns whether it terminated.
      */
-    boolean awaitTermination(long deadline) throws InterruptedException {
+    boolean awaitTermination(final long deadline) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before awaitTermination");
         }
-        boolean interrupted = false;
-        try {
-            while (!registry.isTerminated() && System.nanoTime() - deadline < 0) {
-                if (!acquire(null, deadline)) {
-                    break;
-                }
-                interrupted |= Thread.interrupted();
-                Worker previous = Worker.bind(worker);
-                try {
-                    drain(deadline);
-                } finally {
-                    Worker.unbind(previous);
-                    interrupted |= Thread.interrupted();
-                    release(); // terminates the pool if the drain emptied it
-                }
+        Drive drain = new Drive() {
+            @Override
+            public int run() {
+                drain(deadline);
+                return 0;
             }
-            return registry.isTerminated();
+        };
+        while (!registry.isTerminated() && System.nanoTime() - deadline < 0) {
+            if (drive(null, deadline, drain) < 0) {
+                break; // terminated, or the deadline passed, while we waited to drive
+            }
+        }
+        return registry.isTerminated();
+    }
+
+    /** What a thread does while it drives. */
+    private interface Drive {
+        int run();
+    }
+
+    /**
+     * Becomes the driver (see {@link #acquire}), runs {@code body} with the pool's worker bound to this thread,
+     * and leaves. Returns the body's result, or -1 if this thread never became the driver. The caller's interrupt
+     * status is kept across the drive, and jobs run with it clear.
+     */
+    private int drive(CoreLatch latch, long deadline, Drive body) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            if (!acquire(latch, deadline)) {
+                return -1;
+            }
+            interrupted |= Thread.interrupted();
+            Worker previous = Worker.bind(worker);
+            try {
+                return body.run();
+            } finally {
+                Worker.unbind(previous);
+                interrupted |= Thread.interrupted();
+                release(); // terminates a drained pool after shutdown
+            }
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();

@@ -3,7 +3,6 @@ package dev.forage.internal.sleep;
 import dev.forage.internal.Tuning;
 import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.latch.CoreLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Seed 003, EMPER's sleep strategy, on the JVM without io_uring. <b>Internal</b>; selected with
@@ -32,9 +31,7 @@ public final class EmperSleep implements SleepStrategy {
     private final HintPipe.Reader[] readers;
     private final PoolProbe probe;
     private final int roundsUntilSleep;
-    // Statistics only.
-    private final AtomicInteger inactive = new AtomicInteger();
-    private final AtomicInteger blocked = new AtomicInteger();
+    private final IdleCounts counts = new IdleCounts();
 
     public EmperSleep(int threads, PoolProbe probe) {
         this(threads, probe, Tuning.ROUNDS_UNTIL_SLEEPY);
@@ -62,13 +59,13 @@ public final class EmperSleep implements SleepStrategy {
 
     @Override
     public IdleState startLooking(int workerIndex) {
-        inactive.incrementAndGet();
+        counts.startLooking();
         return new IdleState(workerIndex);
     }
 
     @Override
     public void workFound(IdleState idle) {
-        inactive.decrementAndGet();
+        counts.stopLooking();
         // Normally the worker's search took its hint (takeWakeHint). If it is still here, the worker leaves the
         // idle loop without having searched since it was notified (its latch was set, or its wait timed out):
         // pass the notification on rather than spend it on a worker that will not look.
@@ -86,10 +83,7 @@ public final class EmperSleep implements SleepStrategy {
 
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
-        if (idle.justWoken) {
-            idle.justWoken = false;
-            context.counters().wakeupWithoutWork();
-        }
+        IdleCounts.countUselessWakeUp(idle, context);
         if (idle.rounds < roundsUntilSleep) {
             Thread.yield();
             idle.rounds++;
@@ -125,10 +119,9 @@ public final class EmperSleep implements SleepStrategy {
                 } else if (me.reading) {
                     me.sleeper.blocked = true;
                     didBlock = true;
-                    stats.sleep();
-                    blocked.incrementAndGet();
+                    counts.fellAsleep(stats);
                     me.sleeper.await(context); // a hint, our latch, or our timer deadline
-                    blocked.decrementAndGet();
+                    counts.wokeUp();
                     if (me.reading) {
                         pipe.cancelRead(me, sleepers); // not woken by a hint
                     }
@@ -142,11 +135,7 @@ public final class EmperSleep implements SleepStrategy {
             pipe.lock.unlock();
         }
         if (didBlock) {
-            stats.wakeup();
-            idle.justWoken = true;
-            if (latch.probe()) {
-                stats.latchWakeup();
-            }
+            IdleCounts.countWakeUp(idle, latch, stats);
         }
         latch.wakeUp();
     }
@@ -209,12 +198,12 @@ public final class EmperSleep implements SleepStrategy {
 
     @Override
     public int sleepingThreads() {
-        return blocked.get();
+        return counts.sleepingThreads();
     }
 
     @Override
     public int idleThreads() {
-        return inactive.get() - blocked.get();
+        return counts.idleThreads();
     }
 
     /** Test hook: the sleepers count. */
@@ -229,6 +218,6 @@ public final class EmperSleep implements SleepStrategy {
 
     @Override
     public String toString() {
-        return "EmperSleep{" + sleepers + ", blocked=" + blocked.get() + "}";
+        return "EmperSleep{" + sleepers + ", blocked=" + counts.sleepingThreads() + "}";
     }
 }

@@ -3,7 +3,6 @@ package dev.forage.internal.sleep;
 import dev.forage.internal.Tuning;
 import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.latch.CoreLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -29,9 +28,7 @@ public final class SleepyWorkerSleep implements SleepStrategy {
     private final Sleeper[] sleepers;
     private final int roundsUntilSleepy;
     private final int roundsUntilAsleep;
-    // Statistics only.
-    private final AtomicInteger inactive = new AtomicInteger();
-    private final AtomicInteger sleeping = new AtomicInteger();
+    private final IdleCounts counts = new IdleCounts();
 
     public SleepyWorkerSleep(int threads) {
         this(threads, Tuning.ROUNDS_UNTIL_SLEEPY, Tuning.ROUNDS_UNTIL_ASLEEP);
@@ -58,7 +55,7 @@ public final class SleepyWorkerSleep implements SleepStrategy {
 
     @Override
     public IdleState startLooking(int workerIndex) {
-        inactive.incrementAndGet();
+        counts.startLooking();
         return new IdleState(workerIndex);
     }
 
@@ -69,15 +66,12 @@ public final class SleepyWorkerSleep implements SleepStrategy {
             // full tickle, which also wakes the sleepers ("a bit extreme", its own comment says). Kept as is.
             tickle();
         }
-        inactive.decrementAndGet();
+        counts.stopLooking();
     }
 
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
-        if (idle.justWoken) {
-            idle.justWoken = false;
-            context.counters().wakeupWithoutWork();
-        }
+        IdleCounts.countUselessWakeUp(idle, context);
         int index = idle.workerIndex;
         if (idle.rounds < roundsUntilSleepy) {
             Thread.yield();
@@ -117,20 +111,15 @@ public final class SleepyWorkerSleep implements SleepStrategy {
             if (word.fallAsleep(idle.workerIndex)) {
                 me.blocked = true;
                 blocked = true;
-                stats.sleep();
-                sleeping.incrementAndGet();
+                counts.fellAsleep(stats);
                 me.await(context); // until a tickle, our timer deadline, or our latch's tickle
-                sleeping.decrementAndGet();
+                counts.wokeUp();
             }
         } finally {
             lock.unlock();
         }
         if (blocked) {
-            stats.wakeup();
-            idle.justWoken = true;
-            if (latch.probe()) {
-                stats.latchWakeup();
-            }
+            IdleCounts.countWakeUp(idle, latch, stats);
         }
         latch.wakeUp();
     }
@@ -184,12 +173,12 @@ public final class SleepyWorkerSleep implements SleepStrategy {
 
     @Override
     public int sleepingThreads() {
-        return sleeping.get();
+        return counts.sleepingThreads();
     }
 
     @Override
     public int idleThreads() {
-        return inactive.get() - sleeping.get();
+        return counts.idleThreads();
     }
 
     /** Test hook: the word. */
