@@ -51,19 +51,22 @@ class StrategyCorrectnessTest {
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
     void everyJobFromOutsideRunsExactlyOnce(SleepStrategies strategy, int threads) throws Throwable {
-        withPool("10^5 outside jobs", strategy, threads, pool -> {
-            AtomicIntegerArray hits = new AtomicIntegerArray(JOBS);
-            CountDownLatch done = new CountDownLatch(JOBS);
-            for (int i = 0; i < JOBS; i++) {
-                int k = i;
-                pool.execute(() -> {
-                    hits.incrementAndGet(k);
-                    done.countDown();
-                });
-            }
-            done.await();
-            assertEachOnce(hits);
-        });
+        withPool("10^5 outside jobs", strategy, threads, pool -> runOutsideJobsExactlyOnce(pool, JOBS));
+    }
+
+    /** Submits {@code jobs} jobs from this (outside) thread and checks that each ran exactly once. */
+    private static void runOutsideJobsExactlyOnce(ForagePool pool, int jobs) throws InterruptedException {
+        AtomicIntegerArray hits = new AtomicIntegerArray(jobs);
+        CountDownLatch done = new CountDownLatch(jobs);
+        for (int i = 0; i < jobs; i++) {
+            int k = i;
+            pool.execute(() -> {
+                hits.incrementAndGet(k);
+                done.countDown();
+            });
+        }
+        done.await();
+        assertEachOnce(hits);
     }
 
     @ParameterizedTest(name = "{0}, {1} threads")
@@ -213,18 +216,7 @@ class StrategyCorrectnessTest {
                 barrier.await();
             }
             awaitAllAsleep(pool, threads);
-            int burst = 20_000;
-            AtomicIntegerArray hits = new AtomicIntegerArray(burst);
-            CountDownLatch done = new CountDownLatch(burst);
-            for (int i = 0; i < burst; i++) {
-                int k = i;
-                pool.execute(() -> {
-                    hits.incrementAndGet(k);
-                    done.countDown();
-                });
-            }
-            done.await();
-            assertEachOnce(hits);
+            runOutsideJobsExactlyOnce(pool, 20_000);
         });
     }
 
