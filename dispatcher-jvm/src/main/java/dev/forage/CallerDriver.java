@@ -3,6 +3,7 @@ package dev.forage;
 import dev.forage.internal.latch.CoreLatch;
 import dev.forage.internal.latch.SleepWaker;
 import dev.forage.internal.latch.SpinLatch;
+import dev.forage.internal.timer.TimerQueue;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -149,7 +150,7 @@ final class CallerDriver {
             // Something is left (a timer not due yet, or a job pushed meanwhile): wait for it as a worker does,
             // sleeping until the earliest timer, and come back at the deadline at the latest.
             long next = registry.timers.earliestDeadline();
-            long until = next - deadline < 0 ? next : deadline;
+            long until = next != TimerQueue.NO_DEADLINE && next - deadline < 0 ? next : deadline;
             worker.waitUntil(new SpinLatch(registry.sleep, worker.index), until);
         }
     }
