@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
  * A one-shot signal with one owner, the thread that created it: any thread may {@link #set()} it, and only
  * the owner {@linkplain #await() waits} for it. Created on a pool worker, waiting does not block the worker:
  * it keeps running other jobs, then sleeps on this latch, and {@code set()} wakes exactly this worker. Created
- * anywhere else, waiting blocks the thread.
+ * anywhere else, waiting blocks the thread. On a {@linkplain ForagePool#isSingleThreaded() single-threaded}
+ * pool, created while the thread runs the pool's jobs (inside {@code join}, {@code scope}, {@code install}), it
+ * waits by running the pool's queued jobs.
  *
  * <p>This is the building block for waiting inside the pool without starving it, for example until a future
  * completes:
@@ -34,7 +36,9 @@ public final class ForageLatch {
     public static ForageLatch forCurrentThread() {
         Worker w = Worker.current();
         if (w != null) {
-            return new ForageLatch(Thread.currentThread(), w, new SpinLatch(w.registry.sleep, w.index));
+            SpinLatch latch = w.registry.driver != null ? w.registry.driver.newLatch()
+                    : new SpinLatch(w.registry.sleep, w.index);
+            return new ForageLatch(Thread.currentThread(), w, latch);
         }
         return new ForageLatch(Thread.currentThread(), null, new LockLatch());
     }
@@ -63,7 +67,7 @@ public final class ForageLatch {
             throw new InterruptedException("interrupted before ForageLatch.await");
         }
         if (worker != null) {
-            worker.waitUntil((SpinLatch) latch, Worker.NO_DEADLINE);
+            awaitOnWorker(Worker.NO_DEADLINE);
         } else {
             ((LockLatch) latch).await();
         }
@@ -87,7 +91,7 @@ public final class ForageLatch {
         }
         if (worker != null) {
             long nanos = Math.min(unit.toNanos(timeout), Long.MAX_VALUE >> 2);
-            return worker.waitUntil((SpinLatch) latch, System.nanoTime() + nanos);
+            return awaitOnWorker(System.nanoTime() + nanos);
         }
         return ((LockLatch) latch).await(timeout, unit);
     }
@@ -96,10 +100,20 @@ public final class ForageLatch {
     public void awaitUninterruptibly() {
         checkOwner();
         if (worker != null) {
-            worker.waitUntil((SpinLatch) latch, Worker.NO_DEADLINE);
+            awaitOnWorker(Worker.NO_DEADLINE);
         } else {
             ((LockLatch) latch).awaitUninterruptibly();
         }
+    }
+
+    /** The owner is (or was) a worker: run jobs while waiting. */
+    private boolean awaitOnWorker(long deadline) {
+        SpinLatch spin = (SpinLatch) latch;
+        if (worker.registry.driver != null && Worker.current() != worker) {
+            // Created while this thread ran a single-threaded pool, awaited after it left: run the pool again.
+            return worker.registry.driver.driveUntil(spin, deadline);
+        }
+        return worker.waitUntil(spin, deadline);
     }
 
     private void checkOwner() {

@@ -3,7 +3,6 @@ package dev.forage;
 import dev.forage.internal.latch.CountLatch;
 import dev.forage.internal.latch.LockLatch;
 import dev.forage.internal.latch.SpinLatch;
-import dev.forage.internal.sleep.JecSleep;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,7 +19,8 @@ import java.util.concurrent.TimeUnit;
  * event counter tells it). Posting work wakes at most the sleepers that the idle count says are needed.
  * Waiting is done on latches with one owner: a worker that waits (in {@link #join}, {@link #scope},
  * {@link #install}, or on a {@link ForageLatch}) keeps running other jobs, and only a set latch wakes its own
- * owner. The protocol and its proofs: {@code docs/sleep.md}.
+ * owner. The protocol and its proofs: {@code docs/sleep.md}; the other selectable strategies
+ * ({@link ForagePoolBuilder#sleepStrategy}): {@code docs/sleep-strategies.md}.
  *
  * <h2>Use</h2>
  * <pre>{@code
@@ -46,6 +46,24 @@ import java.util.concurrent.TimeUnit;
  * {@link RejectedExecutionException}; every job accepted before it still runs, and jobs that running jobs
  * submit are accepted until the pool drains. Pending timers still fire at their deadlines;
  * {@link #shutdownNow()} cancels them and returns the never-started jobs.
+ *
+ * <h2>Single-threaded pools</h2>
+ * A pool built with {@link ForagePoolBuilder#singleThreaded()} has no worker threads (marl's single-threaded
+ * mode). Its jobs run on a thread that waits in the pool: {@link #join}, {@link #scope} and {@link #install}
+ * called from outside run the pool's queued jobs on the calling thread, in submission order, until their own
+ * work is done; inside, every wait ({@code join}, {@code scope}, {@link ForageLatch#await()}, and so a future's
+ * {@code join} built on it) does the same. {@link #execute} from outside only queues the job: it runs when a
+ * thread next waits in the pool, or calls {@link #runPending()}. Timers fire while a thread waits in the pool.
+ * Useful for deterministic tests and single-threaded environments:
+ * <pre>{@code
+ * try (ForagePool pool = ForagePool.builder().singleThreaded().build()) {
+ *     List<Integer> order = new ArrayList<>();
+ *     for (int i = 0; i < 3; i++) { int k = i; pool.execute(() -> order.add(k)); }
+ *     pool.runPending();          // runs 0, 1, 2 here, in that order
+ *     long fib = pool.install(() -> fib(pool, 20));   // every fork runs on this thread
+ * }
+ * }</pre>
+ * Several threads may use one single-threaded pool; one of them runs its jobs at a time.
  */
 public final class ForagePool implements Executor, AutoCloseable {
     private final Registry registry;
@@ -89,9 +107,35 @@ public final class ForagePool implements Executor, AutoCloseable {
         return w != null && w.registry == registry;
     }
 
-    /** The number of worker threads. */
+    /** The number of worker threads: 0 for a {@linkplain #isSingleThreaded() single-threaded} pool. */
     public int parallelism() {
         return registry.workers.length;
+    }
+
+    /** True for a pool without threads, whose jobs run on the threads that wait in it. */
+    public boolean isSingleThreaded() {
+        return registry.driver != null;
+    }
+
+    /**
+     * Single-threaded pools only: runs the queued jobs, and the jobs they queue, on the calling thread until the
+     * queue is empty, and returns how many ran. Timers that are not due stay queued. If another thread is
+     * running this pool's jobs, waits until it stops first.
+     *
+     * <pre>{@code
+     * pool.execute(() -> log.add("a"));   // only queued
+     * pool.runPending();                  // runs it here; returns 1
+     * }</pre>
+     *
+     * @throws IllegalStateException on a pool with worker threads (they run queued jobs themselves)
+     */
+    public int runPending() {
+        if (registry.driver == null) {
+            throw new IllegalStateException("runPending() is for single-threaded pools (ForagePool.builder()"
+                    + ".singleThreaded()); pool " + registry.name + " has " + parallelism()
+                    + " worker threads that run its jobs");
+        }
+        return registry.driver.runPending();
     }
 
     /** The pool's name, the prefix of its threads' names. */
@@ -257,7 +301,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * Runs {@code computation} inside this pool and returns its result. On a worker of this pool it runs
      * inline. On a worker of another Forage pool, that worker keeps running its own pool's jobs until the
      * result is ready. On any other thread, the caller blocks (interrupts are not lost: the flag is re-set on
-     * return).
+     * return). On a {@linkplain #isSingleThreaded() single-threaded} pool, the caller runs the queued jobs and
+     * then the computation itself.
      *
      * @throws NullPointerException if {@code computation} is null
      * @throws RejectedExecutionException if called from outside after shutdown
@@ -269,6 +314,9 @@ public final class ForagePool implements Executor, AutoCloseable {
         Worker w = Worker.current();
         if (w != null && w.registry == registry) {
             return computation.compute();
+        }
+        if (registry.driver != null) {
+            return registry.driver.install(computation); // no threads: the caller runs the pool
         }
         if (w != null) {
             // A worker of another pool: it owns the latch and keeps working in its own pool while it waits.
@@ -389,7 +437,7 @@ public final class ForagePool implements Executor, AutoCloseable {
                 }
             }
             ForagePoolBuilder builder = new ForagePoolBuilder().threads(threads).name("forage-common").daemon(true);
-            return new ForagePool(builder.buildRegistry(new JecSleep(threads)), true);
+            return new ForagePool(builder.buildRegistry(), true);
         }
     }
 }

@@ -1,9 +1,8 @@
 package dev.forage;
 
 import dev.forage.internal.sleep.Counters;
-import dev.forage.internal.sleep.JecSleep;
-import dev.forage.internal.sleep.SleepStrategy;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -15,7 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *         .name("render")                   // threads are render-worker-0, render-worker-1, ...
  *         .daemon(true)                     // default: true, like ForkJoinPool and Dispatchers.Default
  *         .uncaughtExceptionHandler((t, e) -> log.error("job failed on " + t.getName(), e))
+ *         .sleepStrategy(SleepStrategies.JEC)  // default; see SleepStrategies
  *         .build();
+ *
+ * ForagePool deterministic = ForagePool.builder().singleThreaded().build(); // no threads: callers run jobs
  * }</pre>
  *
  * Every setter checks its argument at once and throws {@link IllegalArgumentException} or
@@ -32,19 +34,71 @@ public final class ForagePoolBuilder {
     private boolean daemon = true;
     private ThreadFactory threadFactory;
     private Thread.UncaughtExceptionHandler handler;
+    private SleepStrategies sleepStrategy = SleepStrategies.JEC;
+    /** Negative: the strategy's own default. */
+    private long spinForWorkNanos = -1L;
 
     ForagePoolBuilder() {
     }
 
     /**
      * The number of worker threads, from 1 to {@value #MAX_THREADS}. More workers than cores is allowed (they
-     * sleep when idle).
+     * sleep when idle). For a pool without threads, use {@link #singleThreaded()}.
      */
     public ForagePoolBuilder threads(int threads) {
         if (threads < 1 || threads > MAX_THREADS) {
-            throw new IllegalArgumentException("threads must be between 1 and " + MAX_THREADS + ", was " + threads);
+            throw new IllegalArgumentException("threads must be between 1 and " + MAX_THREADS + ", was " + threads
+                    + (threads == 0 ? "; for a pool without threads whose jobs run on the waiting caller, use "
+                            + "singleThreaded()" : ""));
         }
         this.threads = threads;
+        return this;
+    }
+
+    /**
+     * A pool with zero worker threads (marl's single-threaded mode): its jobs run on the threads that wait in it
+     * ({@code join}, {@code scope}, {@code install}, {@link ForageLatch#await()}, {@link ForagePool#runPending()}),
+     * in submission order. Deterministic, and usable where no threads may be started. See {@link ForagePool},
+     * "Single-threaded pools". A later {@link #threads(int)} call turns it back into a pool with threads.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().singleThreaded().build();
+     * int sum = pool.install(() -> pool.join(() -> 1, () -> 2).first() + 3);  // runs on this thread
+     * }</pre>
+     */
+    public ForagePoolBuilder singleThreaded() {
+        this.threads = 0;
+        return this;
+    }
+
+    /**
+     * How idle workers sleep and wake; default {@link SleepStrategies#JEC}. See {@link SleepStrategies} and
+     * {@code docs/sleep-strategies.md}.
+     */
+    public ForagePoolBuilder sleepStrategy(SleepStrategies strategy) {
+        if (strategy == null) {
+            throw new NullPointerException("sleepStrategy must not be null; the default is SleepStrategies.JEC");
+        }
+        this.sleepStrategy = strategy;
+        return this;
+    }
+
+    /**
+     * marl's spin-for-work phase (seed 004) in front of the selected strategy: an idle worker spins this long,
+     * looking for work, searching and yielding, before the strategy's own rounds and sleep. 0 turns it off.
+     * Default: {@code forage.spinForWorkNanos} (50 µs) for {@link SleepStrategies#JEC_SPIN}, none for the others.
+     * At most one second.
+     *
+     * <pre>{@code
+     * ForagePool.builder().sleepStrategy(SleepStrategies.EMPER).spinForWorkNanos(20_000).build();
+     * }</pre>
+     */
+    public ForagePoolBuilder spinForWorkNanos(long nanos) {
+        if (nanos < 0 || nanos > TimeUnit.SECONDS.toNanos(1)) {
+            throw new IllegalArgumentException("spinForWorkNanos must be between 0 (no spin phase) and "
+                    + TimeUnit.SECONDS.toNanos(1) + " (one second), was " + nanos);
+        }
+        this.spinForWorkNanos = nanos;
         return this;
     }
 
@@ -93,11 +147,11 @@ public final class ForagePoolBuilder {
 
     /** Builds and starts the pool. */
     public ForagePool build() {
-        return new ForagePool(buildRegistry(new JecSleep(threads)), false);
+        return new ForagePool(buildRegistry(), false);
     }
 
-    Registry buildRegistry(SleepStrategy sleep) {
+    Registry buildRegistry() {
         String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
-        return new Registry(poolName, threads, sleep, threadFactory, daemon, handler);
+        return new Registry(poolName, threads, sleepStrategy, spinForWorkNanos, threadFactory, daemon, handler);
     }
 }

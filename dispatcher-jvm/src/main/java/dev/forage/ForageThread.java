@@ -5,7 +5,8 @@ package dev.forage;
  * {@link Worker#current()} find the running worker with one type check instead of a thread-local lookup.
  */
 final class ForageThread extends Thread {
-    final Worker worker;
+    /** Replaced while this thread drives a single-threaded pool ({@link Worker#bind}); this thread only. */
+    Worker worker;
 
     ForageThread(Worker worker, String name) {
         super(worker, name);

@@ -3,6 +3,7 @@ package dev.forage;
 import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.deque.Injector;
 import dev.forage.internal.latch.LockLatch;
+import dev.forage.internal.sleep.PoolProbe;
 import dev.forage.internal.sleep.SleepStrategy;
 import dev.forage.internal.timer.TimerQueue;
 import dev.forage.internal.timer.TimerTask;
@@ -22,14 +23,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * each worker's terminate latch. A worker retires only when the bit is set, no submission is in flight, and a
  * full search found nothing, so an accepted job is never stranded (issue: "nothing accepted is ever silently
  * dropped").
+ *
+ * <p>A single-threaded pool (seed 004's mode) has no worker threads: its one worker, {@link #callerWorker}, is
+ * run by whichever thread waits in the pool, through {@link #driver}.
  */
-final class Registry {
+final class Registry implements PoolProbe {
     private static final long SHUTDOWN = 1L << 62;
 
+    /** The workers that have threads: none in a single-threaded pool. */
     final Worker[] workers;
     final Injector injector = new Injector();
     final SleepStrategy sleep;
     final TimerQueue timers = new TimerQueue();
+    /** The single-threaded pool's worker, run by waiting callers; null when the pool has threads. */
+    final Worker callerWorker;
+    /** Who runs {@link #callerWorker} now; null when the pool has threads. */
+    final CallerDriver driver;
     final String name;
     private final Thread.UncaughtExceptionHandler handler;
     private final AtomicLong control = new AtomicLong();
@@ -39,15 +48,24 @@ final class Registry {
     /** The public face, for {@link ForagePool#current()}. */
     ForagePool pool;
 
-    Registry(String name, int threads, SleepStrategy sleep, ThreadFactory factory, boolean daemon,
-            Thread.UncaughtExceptionHandler handler) {
+    /** {@code threads == 0} builds a single-threaded pool. {@code spinNanos < 0}: the strategy's default. */
+    Registry(String name, int threads, SleepStrategies strategy, long spinNanos, ThreadFactory factory,
+            boolean daemon, Thread.UncaughtExceptionHandler handler) {
         this.name = name;
-        this.sleep = sleep;
+        // The strategy keeps `this` as its probe and calls it only once workers run, after this constructor.
+        this.sleep = strategy.create(Math.max(threads, 1), spinNanos, this);
         this.handler = handler;
         this.workers = new Worker[threads];
         this.liveWorkers = new AtomicInteger(threads);
         for (int i = 0; i < threads; i++) {
             workers[i] = new Worker(this, i);
+        }
+        if (threads == 0) {
+            this.callerWorker = new Worker(this, 0);
+            this.driver = new CallerDriver(this, callerWorker);
+        } else {
+            this.callerWorker = null;
+            this.driver = null;
         }
         for (int i = 0; i < threads; i++) {
             Worker w = workers[i];
@@ -80,10 +98,13 @@ final class Registry {
 
     // Submission.
 
-    /** Runs {@code job} on this pool: on the caller's deque when it is one of our workers, else injected. */
+    /**
+     * Runs {@code job} on this pool: on the caller's deque when it is one of our workers, else injected. A
+     * single-threaded pool always injects, so its jobs run in submission order (FIFO).
+     */
     void execute(Runnable job) {
         Worker w = Worker.current();
-        if (w != null && w.registry == this) {
+        if (w != null && w.registry == this && w != callerWorker) {
             w.push(job);
         } else {
             inject(job);
@@ -209,6 +230,9 @@ final class Registry {
         for (Worker w : workers) {
             w.terminate.set();
         }
+        if (driver != null) {
+            driver.shutdownChanged();
+        }
     }
 
     /** Shuts down, then removes and returns the jobs that never started: injected jobs and pending timers. */
@@ -225,6 +249,9 @@ final class Registry {
         for (Worker w : workers) {
             w.thread.interrupt();
         }
+        if (driver != null) {
+            driver.shutdownChanged();
+        }
         return never;
     }
 
@@ -236,6 +263,9 @@ final class Registry {
         }
         long nanos = unit.toNanos(timeout);
         long deadline = System.nanoTime() + Math.min(nanos, Long.MAX_VALUE >> 2);
+        if (driver != null) {
+            return driver.awaitTermination(deadline); // the caller runs what is left
+        }
         if (!terminated.await(timeout, unit)) {
             return false;
         }
@@ -279,6 +309,11 @@ final class Registry {
         }
     }
 
+    /** A single-threaded pool is drained (CallerDriver): it has terminated. */
+    void markTerminated() {
+        terminated.set();
+    }
+
     /** The last thing a worker's thread does; the last one reports termination. */
     void workerExited(Worker w) {
         if (exitedWorkers.incrementAndGet() == workers.length) {
@@ -297,9 +332,13 @@ final class Registry {
         long idleWakeups = 0;
         long latchWakeups = 0;
         long[] perWorker = new long[workers.length];
-        for (int i = 0; i < workers.length; i++) {
-            WorkerCounters c = workers[i].counters;
-            perWorker[i] = c.jobsRun();
+        // A single-threaded pool's caller worker counts in the totals; it has no thread and no per-worker slot.
+        int counted = workers.length + (callerWorker != null ? 1 : 0);
+        for (int i = 0; i < counted; i++) {
+            WorkerCounters c = i < workers.length ? workers[i].counters : callerWorker.counters;
+            if (i < workers.length) {
+                perWorker[i] = c.jobsRun();
+            }
             jobs += c.jobsRun();
             steals += c.steals();
             injected += c.injectedTaken();
@@ -310,6 +349,31 @@ final class Registry {
         }
         return new PoolStatistics(workers.length, jobs, steals, injected, sleeps, wakeups, idleWakeups,
                 latchWakeups, sleep.sleepingThreads(), sleep.idleThreads(), perWorker);
+    }
+
+    // PoolProbe: what the sleep strategy may ask.
+
+    @Override
+    public int callingWorkerIndex() {
+        Worker w = Worker.current();
+        return w != null && w.registry == this ? w.index : -1;
+    }
+
+    @Override
+    public boolean hasVisibleWork() {
+        if (!injector.isEmpty()) {
+            return true;
+        }
+        for (Worker w : workers) {
+            if (!w.deque.isEmpty()) {
+                return true;
+            }
+        }
+        if (callerWorker != null && !callerWorker.deque.isEmpty()) {
+            return true;
+        }
+        long due = timers.earliestDeadline();
+        return due != TimerQueue.NO_DEADLINE && due - System.nanoTime() <= 0;
     }
 
     @Override

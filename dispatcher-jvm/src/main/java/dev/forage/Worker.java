@@ -61,6 +61,36 @@ final class Worker implements Runnable, IdleContext {
         return customThreadsExist ? CUSTOM_THREAD_WORKER.get() : null;
     }
 
+    /**
+     * Makes {@code w} the calling thread's worker (what {@link #current()} returns) and returns the previous one,
+     * for {@link #unbind}. Used while a thread drives a single-threaded pool ({@link CallerDriver}).
+     */
+    static Worker bind(Worker w) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForageThread) {
+            ForageThread ft = (ForageThread) t;
+            Worker previous = ft.worker;
+            ft.worker = w;
+            return previous;
+        }
+        customThreadsExist = true;
+        Worker previous = CUSTOM_THREAD_WORKER.get();
+        CUSTOM_THREAD_WORKER.set(w);
+        return previous;
+    }
+
+    /** Restores the binding that {@link #bind} returned. */
+    static void unbind(Worker previous) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForageThread) {
+            ((ForageThread) t).worker = previous;
+        } else if (previous == null) {
+            CUSTOM_THREAD_WORKER.remove();
+        } else {
+            CUSTOM_THREAD_WORKER.set(previous);
+        }
+    }
+
     @Override
     public void run() {
         if (!(Thread.currentThread() instanceof ForageThread)) {
@@ -158,9 +188,16 @@ final class Worker implements Runnable, IdleContext {
         return deque.pop();
     }
 
-    /** Owner thread. A full search: own deque, every other worker from a random start, timers, injector. */
+    /**
+     * Owner thread. A full search: own deque, where a wake-up hint points (seed 003), every other worker from a
+     * random start, timers, injector.
+     */
     private Runnable findWork() {
         Runnable job = deque.pop();
+        if (job != null) {
+            return job;
+        }
+        job = takeHintedJob();
         if (job != null) {
             return job;
         }
@@ -170,6 +207,40 @@ final class Worker implements Runnable, IdleContext {
         }
         registry.fireDueTimers();
         return pollInjector();
+    }
+
+    /** The strategy's wake-up hint, if any: the worker whose deque got the new job, or the injector. */
+    private Runnable takeHintedJob() {
+        int hint = sleep.takeWakeHint(index);
+        if (hint == SleepStrategy.HINT_INJECTOR) {
+            return pollInjector();
+        }
+        Worker[] all = registry.workers;
+        if (hint < 0 || hint >= all.length || hint == index) {
+            return null;
+        }
+        Runnable job;
+        do {
+            job = all[hint].deque.steal();
+        } while (job == WorkDeque.RETRY);
+        if (job != null) {
+            counters.steal();
+        }
+        return job;
+    }
+
+    /**
+     * Owner thread. Runs every job that a full search finds until one finds none; returns how many ran. For
+     * draining a single-threaded pool ({@link ForagePool#runPending()}).
+     */
+    int runUntilIdle() {
+        int ran = 0;
+        Runnable job;
+        while ((job = findWork()) != null) {
+            execute(job);
+            ran++;
+        }
+        return ran;
     }
 
     private Runnable pollInjector() {
@@ -225,7 +296,8 @@ final class Worker implements Runnable, IdleContext {
         try {
             job.run();
         } catch (Throwable t) {
-            registry.handleUncaught(thread, t);
+            // A single-threaded pool's worker has no thread of its own: report on the thread that runs it.
+            registry.handleUncaught(thread != null ? thread : Thread.currentThread(), t);
         }
         counters.jobRun();
         // An interrupt meant for the job that just ran must not leak into the next one.

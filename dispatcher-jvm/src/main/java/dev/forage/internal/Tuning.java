@@ -28,6 +28,36 @@ public final class Tuning {
     public static final int WAKE_ON_WORK_FOUND = intProperty("forage.wakeOnWorkFound", 0, 0, 64);
 
     /**
+     * Seed 000 only ({@code SleepStrategies.SLEEPY_WORKER}): failed searches before a worker tries to become the
+     * sleepy one. Rayon's earlier module used 32; the baseline keeps the seed's values so that it measures the
+     * seed's protocol, not ours. Property {@code forage.seed000.roundsUntilSleepy}.
+     */
+    public static final int SEED000_ROUNDS_UNTIL_SLEEPY = intProperty("forage.seed000.roundsUntilSleepy", 32, 0, 1 << 20);
+
+    /**
+     * Seed 000 only: failed searches until a sleepy worker falls asleep. Rayon's earlier module used 64. Speed
+     * only. Property {@code forage.seed000.roundsUntilAsleep}; at least {@code SEED000_ROUNDS_UNTIL_SLEEPY + 1},
+     * so a sleepy worker always searches once more before it sleeps (the seed's correctness argument needs that
+     * search).
+     */
+    public static final int SEED000_ROUNDS_UNTIL_ASLEEP = intProperty("forage.seed000.roundsUntilAsleep",
+            Math.max(64, SEED000_ROUNDS_UNTIL_SLEEPY + 1), SEED000_ROUNDS_UNTIL_SLEEPY + 1, (1 << 20) + 1);
+
+    /**
+     * Seed 004 (marl): how long an idle worker spins for work before the sleep protocol's rounds start, with
+     * {@code SleepStrategies.JEC_SPIN} (or any strategy given {@code ForagePoolBuilder.spinForWorkNanos}). marl
+     * spins 1 ms; see {@code docs/sleep-strategies.md} for the measurements behind this default. Speed and CPU
+     * only. Property {@code forage.spinForWorkNanos}.
+     */
+    public static final int SPIN_FOR_WORK_NANOS = intProperty("forage.spinForWorkNanos", 50_000, 0, 1_000_000_000);
+
+    /**
+     * Seed 004: cheap looks for visible work between two yields of the spin phase (marl: 256 checks, each after
+     * 32 {@code nop}s). Each look is a few volatile reads per worker. Property {@code forage.spinChecksPerYield}.
+     */
+    public static final int SPIN_CHECKS_PER_YIELD = intProperty("forage.spinChecksPerYield", 64, 1, 1 << 20);
+
+    /**
      * Fairness: every this many jobs taken from its own deque, a worker first looks at the injector and at the
      * oldest job of its own deque, so neither outside submissions nor old local jobs starve behind a LIFO
      * stream (the same idea as Go's and Tokio's global-queue check every 61 ticks). Property

@@ -14,6 +14,7 @@ public final class JecSleep implements SleepStrategy {
     private final WorkerSleepState[] workers;
     private final int roundsUntilSleepy;
     private final int roundsUntilSleeping;
+    private final int wakeOnWorkFound;
 
     public JecSleep(int threads) {
         this(threads, Tuning.ROUNDS_UNTIL_SLEEPY);
@@ -21,6 +22,14 @@ public final class JecSleep implements SleepStrategy {
 
     /** For tests that want a worker to reach the sleep step quickly. */
     public JecSleep(int threads, int roundsUntilSleepy) {
+        this(threads, roundsUntilSleepy, Tuning.WAKE_ON_WORK_FOUND);
+    }
+
+    /**
+     * {@code wakeOnWorkFound}: how many sleepers {@link #workFound} may wake (Rayon's ramp-up); 0 turns the
+     * ramp-up off, for {@link SearchCapSleep}, which wakes by its own rule instead.
+     */
+    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound) {
         if (threads < 1 || threads > Counters.THREADS_MAX) {
             throw new IllegalArgumentException(
                     "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
@@ -31,6 +40,7 @@ public final class JecSleep implements SleepStrategy {
         }
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.roundsUntilSleeping = roundsUntilSleepy + 1;
+        this.wakeOnWorkFound = wakeOnWorkFound;
     }
 
     @Override
@@ -45,8 +55,8 @@ public final class JecSleep implements SleepStrategy {
         // here without checking whether other idle threads remain; Forage's default wakes none
         // (Tuning.WAKE_ON_WORK_FOUND explains the measurement). Speed only: correctness never depends on it.
         int sleepers = counters.subInactiveThread();
-        if (Tuning.WAKE_ON_WORK_FOUND > 0) {
-            wakeAnyThreads(Math.min(sleepers, Tuning.WAKE_ON_WORK_FOUND));
+        if (wakeOnWorkFound > 0) {
+            wakeAnyThreads(Math.min(sleepers, wakeOnWorkFound));
         }
     }
 
@@ -206,7 +216,7 @@ public final class JecSleep implements SleepStrategy {
         }
     }
 
-    private void wakeAnyThreads(int count) {
+    void wakeAnyThreads(int count) {
         if (count <= 0) {
             return;
         }
@@ -237,6 +247,11 @@ public final class JecSleep implements SleepStrategy {
         } finally {
             state.lock.unlock();
         }
+    }
+
+    @Override
+    public int takeWakeHint(int workerIndex) {
+        return NO_HINT;
     }
 
     @Override

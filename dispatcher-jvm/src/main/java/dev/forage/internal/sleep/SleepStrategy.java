@@ -10,7 +10,9 @@ import dev.forage.internal.latch.SleepWaker;
  * then, after each failed search of every source, {@link #noWorkFound} (which may block), and
  * {@link #workFound} when a search succeeds or its latch is set. Producers call {@link #newInternalJobs} after a
  * push to a worker's own deque and {@link #newInjectedJobs} after a push to the injector; latches call
- * {@link #notifyWorkerLatchIsSet}. Those five events are all a strategy sees.
+ * {@link #notifyWorkerLatchIsSet}. Those five events are all a strategy sees, plus one hook that only seed 003's
+ * strategy uses ({@link #takeWakeHint}); a strategy that needs to look at the pool gets a {@link PoolProbe} when
+ * it is built. The strategies, and how to select one: {@code docs/sleep-strategies.md}.
  *
  * <p>Contract every strategy must keep (the proofs in {@code docs/sleep.md} and the shared test suite check it):
  * <ul>
@@ -22,6 +24,11 @@ import dev.forage.internal.latch.SleepWaker;
  * </ul>
  */
 public interface SleepStrategy extends SleepWaker {
+    /** {@link #takeWakeHint}: nobody said where the new work is. */
+    int NO_HINT = -1;
+    /** {@link #takeWakeHint}: the new work is in the injector. */
+    int HINT_INJECTOR = -2;
+
     /** The worker found nothing locally and starts searching. */
     IdleState startLooking(int workerIndex);
 
@@ -42,6 +49,14 @@ public interface SleepStrategy extends SleepWaker {
      * later deadline: make it recompute its deadline without counting it as woken.
      */
     void timerDeadlineChanged(int watcherIndex);
+
+    /**
+     * Worker {@code workerIndex}, on its own thread, found its own deque empty: where does the thread that woke
+     * it say the new work is (seed 003's wake-up hint)? A worker index, {@link #HINT_INJECTOR}, or
+     * {@link #NO_HINT}; each hint is returned once. The worker looks there before it steals from the others.
+     * Strategies without hints return {@link #NO_HINT}.
+     */
+    int takeWakeHint(int workerIndex);
 
     /** Workers counted as sleeping right now (a snapshot, for statistics and tests). */
     int sleepingThreads();

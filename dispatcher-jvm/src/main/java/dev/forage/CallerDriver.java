@@ -1,0 +1,261 @@
+package dev.forage;
+
+import dev.forage.internal.latch.CoreLatch;
+import dev.forage.internal.latch.SleepWaker;
+import dev.forage.internal.latch.SpinLatch;
+import dev.forage.internal.timer.TimerQueue;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Runs a single-threaded pool (marl's single-threaded worker, seed 004): the pool has no threads, and its one
+ * worker runs on whichever thread waits in the pool, until what it waits for is done.
+ *
+ * <p>One thread drives at a time: the worker's deque has one owner. A thread that must wait while another one
+ * drives queues its job first (so the driver runs it if it gets there) and then waits until its latch is set or
+ * the driver leaves, and then drives itself. Binding the worker to the driving thread ({@link Worker#bind}) makes
+ * everything that runs there (nested {@code join}, {@code scope}, {@link ForageLatch}) behave as on a worker.
+ *
+ * <p>The caller's interrupt status is kept: jobs run with a clear flag, as on a worker, and a flag that was set
+ * before or during the drive is set again when the drive ends.
+ */
+final class CallerDriver {
+    private final Registry registry;
+    private final Worker worker;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled when the driver leaves, a caller latch is set, or the pool shuts down or terminates. */
+    private final Condition changed = lock.newCondition();
+    /** Guarded by {@link #lock}: the thread running {@link #worker}, or null. */
+    private Thread driving;
+    /** Set by shutdown: a thread waiting for termination before shutdown runs jobs until then. */
+    private final SpinLatch shutdownLatch;
+
+    CallerDriver(Registry registry, Worker worker) {
+        this.registry = registry;
+        this.worker = worker;
+        this.shutdownLatch = newLatch();
+    }
+
+    /** A latch owned by the pool's worker whose {@code set} also wakes threads waiting to drive. */
+    SpinLatch newLatch() {
+        return new CallerLatch(this, registry.sleep);
+    }
+
+    /** From a thread that is not driving this pool: queues {@code computation} and drives until it is done. */
+    <T> T install(Computation<T> computation) {
+        SpinLatch latch = newLatch();
+        StackJob<T> job = new StackJob<>(computation, latch);
+        registry.inject(job);
+        driveUntil(latch, Worker.NO_DEADLINE);
+        return job.resultOrThrow();
+    }
+
+    /**
+     * From a thread that is not driving this pool: drives until {@code latch} is set or {@code deadline} (a
+     * {@link System#nanoTime()} value) passes; returns whether the latch is set.
+     */
+    boolean driveUntil(final CoreLatch latch, final long deadline) {
+        drive(latch, deadline, new Drive() {
+            @Override
+            public int run() {
+                worker.waitUntil(latch, deadline);
+                return 0;
+            }
+        });
+        return latch.probe();
+    }
+
+    /** Runs queued jobs, and the jobs they queue, on the calling thread until none is left; returns how many. */
+    int runPending() {
+        if (Worker.current() == worker) {
+            return worker.runUntilIdle(); // called by a job of this pool: we are already driving
+        }
+        return drive(null, Worker.NO_DEADLINE, new Drive() {
+            @Override
+            public int run() {
+                return worker.runUntilIdle();
+            }
+        });
+    }
+
+    /**
+     * From a thread that is not driving: runs jobs until shutdown, then what is left (queued jobs, and timers at
+     * their deadlines), until the pool terminates or {@code deadline} passes. Returns whether it terminated.
+     */
+    boolean awaitTermination(final long deadline) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before awaitTermination");
+        }
+        Drive drain = new Drive() {
+            @Override
+            public int run() {
+                drain(deadline);
+                return 0;
+            }
+        };
+        while (!registry.isTerminated() && System.nanoTime() - deadline < 0) {
+            if (drive(null, deadline, drain) < 0) {
+                break; // terminated, or the deadline passed, while we waited to drive
+            }
+        }
+        return registry.isTerminated();
+    }
+
+    /** What a thread does while it drives. */
+    private interface Drive {
+        int run();
+    }
+
+    /**
+     * Becomes the driver (see {@link #acquire}), runs {@code body} with the pool's worker bound to this thread,
+     * and leaves. Returns the body's result, or -1 if this thread never became the driver. The caller's interrupt
+     * status is kept across the drive, and jobs run with it clear.
+     */
+    private int drive(CoreLatch latch, long deadline, Drive body) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            if (!acquire(latch, deadline)) {
+                return -1;
+            }
+            interrupted |= Thread.interrupted();
+            Worker previous = Worker.bind(worker);
+            try {
+                return body.run();
+            } finally {
+                Worker.unbind(previous);
+                interrupted |= Thread.interrupted();
+                release(); // terminates a drained pool after shutdown
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Driving: runs jobs until nothing is queued, in flight or pending as a timer, or the deadline passes. */
+    private void drain(long deadline) {
+        if (!registry.isShutdown() && !worker.waitUntil(shutdownLatch, deadline)) {
+            return; // not shut down before the deadline; jobs that came meanwhile ran
+        }
+        while (true) {
+            worker.runUntilIdle();
+            if (registry.submissionsInFlight()) {
+                Thread.yield(); // an outside submission passed the shutdown check and is about to push
+                continue;
+            }
+            if (isDrained() || System.nanoTime() - deadline >= 0) {
+                return;
+            }
+            // Something is left (a timer not due yet, or a job pushed meanwhile): wait for it as a worker does,
+            // sleeping until the earliest timer, and come back at the deadline at the latest.
+            long next = registry.timers.earliestDeadline();
+            long until = next != TimerQueue.NO_DEADLINE && next - deadline < 0 ? next : deadline;
+            worker.waitUntil(new SpinLatch(registry.sleep, worker.index), until);
+        }
+    }
+
+    /** Shutdown or shutdownNow was called: terminate now if nothing is left, and tell waiting threads. */
+    void shutdownChanged() {
+        shutdownLatch.set();
+        lock.lock();
+        try {
+            tryTerminate();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A caller latch was set: a thread waiting to drive may be done. */
+    void latchSet() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits to become the driver. Returns false instead when {@code latch} is set (or, with no latch, the pool
+     * terminated) or the deadline passes first.
+     */
+    private boolean acquire(CoreLatch latch, long deadline) {
+        boolean interrupted = false;
+        lock.lock();
+        try {
+            while (true) {
+                if (latch != null ? latch.probe() : registry.isTerminated()) {
+                    return false;
+                }
+                if (driving == null) {
+                    driving = Thread.currentThread();
+                    return true;
+                }
+                if (driving == Thread.currentThread()) {
+                    throw new IllegalStateException("thread " + driving.getName() + " already drives pool "
+                            + registry.name + " and left it without unbinding");
+                }
+                if (deadline == Worker.NO_DEADLINE) {
+                    changed.awaitUninterruptibly();
+                } else {
+                    long nanos = deadline - System.nanoTime();
+                    if (nanos <= 0) {
+                        return false;
+                    }
+                    try {
+                        changed.awaitNanos(nanos);
+                    } catch (InterruptedException e) {
+                        interrupted = true; // kept for the caller, which re-reads the flag
+                    }
+                }
+            }
+        } finally {
+            lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void release() {
+        lock.lock();
+        try {
+            driving = null;
+            tryTerminate();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lock held. */
+    private void tryTerminate() {
+        if (driving == null && isDrained()) {
+            registry.markTerminated();
+        }
+    }
+
+    private boolean isDrained() {
+        return registry.isShutdown() && !registry.submissionsInFlight() && registry.injector.isEmpty()
+                && worker.deque.isEmpty() && registry.timers.isEmpty();
+    }
+
+    /** A latch owned by the single-threaded pool's worker. */
+    private static final class CallerLatch extends SpinLatch {
+        private final CallerDriver driver;
+
+        CallerLatch(CallerDriver driver, SleepWaker waker) {
+            super(waker, 0);
+            this.driver = driver;
+        }
+
+        @Override
+        public void set() {
+            CallerDriver d = driver; // read before SET: once set, the owner may drop this latch
+            super.set();
+            d.latchSet();
+        }
+    }
+}
