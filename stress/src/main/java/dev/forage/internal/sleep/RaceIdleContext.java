@@ -1,0 +1,67 @@
+package dev.forage.internal.sleep;
+
+import dev.forage.internal.WorkerCounters;
+import dev.forage.internal.deque.Injector;
+
+/**
+ * The {@link IdleContext} of a worker that sleeps inside a jcstress actor. It makes a real {@link JecSleep}
+ * block on its real condition, yet can never hang the run, whether or not the protocol is right:
+ *
+ * <ul>
+ *   <li>While the other actor (the one that should wake the sleeper) is still running, {@link #parkNanos}
+ *       returns a short slice, so the sleeper waits on its condition and a signal ends the wait at once.</li>
+ *   <li>Once the other actor has finished ({@link #otherActorDone}), {@link #parkNanos} returns 0: "a timer is
+ *       due", so JecSleep's S5 loop breaks and the sleeper undoes its own sleeping count.</li>
+ * </ul>
+ * JecSleep calls {@code parkNanos} with the sleep lock held and only while its {@code isBlocked} flag, read under
+ * that lock, is still set. A waker clears that flag under the same lock before it returns. So when
+ * {@code parkNanos} sees the other actor done and is still asked for a wait, the other actor finished without
+ * waking the sleeper: a lost wake-up, recorded in {@link #selfWoke}. No clock decides anything: the slice only
+ * bounds how often the sleeper re-reads {@code otherActorDone}.
+ */
+final class RaceIdleContext implements IdleContext {
+    /** How long one wait lasts before the sleeper re-reads {@link #otherActorDone}. */
+    private static final long SLICE_NANOS = 100_000L;
+
+    private final Injector injector;
+    private final WorkerCounters stats = new WorkerCounters();
+
+    /** Written by the other actor as its last action. */
+    volatile boolean otherActorDone;
+    /** S4 ran, so the sleeper counted itself (JecSleep calls hasInjectedJobs only after the S2 CAS). */
+    boolean counted;
+    /** What S4 saw. */
+    boolean sawInjectedJob;
+    /** The sleeper ended its block itself, after the other actor had finished without waking it. */
+    boolean selfWoke;
+
+    RaceIdleContext(Injector injector) {
+        this.injector = injector;
+    }
+
+    @Override
+    public boolean hasInjectedJobs() {
+        counted = true;
+        sawInjectedJob = !injector.isEmpty();
+        return sawInjectedJob;
+    }
+
+    @Override
+    public long parkNanos() {
+        if (otherActorDone) {
+            selfWoke = true;
+            return 0L;
+        }
+        return SLICE_NANOS;
+    }
+
+    @Override
+    public WorkerCounters counters() {
+        return stats;
+    }
+
+    /** S5 was reached: the sleeper blocked on its condition. */
+    boolean blocked() {
+        return stats.sleeps() > 0;
+    }
+}
