@@ -55,6 +55,11 @@ final class Registry {
             if (factory == null) {
                 t = new ForageThread(w, name + "-worker-" + i);
                 t.setDaemon(daemon);
+                if (handler != null) {
+                    // Code that reports a failure to the thread's own handler instead of throwing (kotlinx's
+                    // coroutines do, for an exception no CoroutineExceptionHandler took) must reach the pool's too.
+                    t.setUncaughtExceptionHandler(handler);
+                }
             } else {
                 t = factory.newThread(w);
                 if (t == null) {
