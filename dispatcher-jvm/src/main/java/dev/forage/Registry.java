@@ -399,6 +399,11 @@ final class Registry implements PoolProbe {
     }
 
     @Override
+    public boolean hasUnclaimedInjectedWork() {
+        return !injector.isEmpty() || (!timers.isEmpty() && timers.watcher() == TimerQueue.NO_WATCHER);
+    }
+
+    @Override
     public boolean hasVisibleWork() {
         if (!injector.isEmpty()) {
             return true;

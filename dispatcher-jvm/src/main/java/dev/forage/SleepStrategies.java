@@ -30,7 +30,7 @@ public enum SleepStrategies {
     JEC {
         @Override
         SleepStrategy create(int threads, PoolProbe probe) {
-            return new JecSleep(threads);
+            return new JecSleep(threads, probe);
         }
     },
 
@@ -42,7 +42,7 @@ public enum SleepStrategies {
     JEC_SPIN {
         @Override
         SleepStrategy create(int threads, PoolProbe probe) {
-            return new JecSleep(threads);
+            return new JecSleep(threads, probe);
         }
 
         @Override
@@ -58,7 +58,7 @@ public enum SleepStrategies {
     JEC_SEARCH_CAP {
         @Override
         SleepStrategy create(int threads, PoolProbe probe) {
-            return new SearchCapSleep(threads);
+            return new SearchCapSleep(threads, probe);
         }
     },
 

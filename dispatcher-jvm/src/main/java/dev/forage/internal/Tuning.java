@@ -22,8 +22,9 @@ public final class Tuning {
      * How many sleepers a worker wakes when it leaves the idle state having found work. Rayon wakes up to 2 so
      * an active pool ramps up, but at low load every job then wakes two workers that find nothing (measured:
      * it doubled the CPU per useful CPU). Forage ramps up through the posting rules instead (a post to a
-     * queue that already held jobs wakes one more sleeper), so the default is 0. Speed only.
-     * Property {@code forage.wakeOnWorkFound}.
+     * queue that already held jobs wakes one more sleeper), so the default is 0. The part of the ramp-up that
+     * liveness needs is kept in every case: a worker leaving the idle state wakes one sleeper when an injected
+     * job is still queued ({@code JecSleep.workFound}, the hand-off rule). Property {@code forage.wakeOnWorkFound}.
      */
     public static final int WAKE_ON_WORK_FOUND = intProperty("forage.wakeOnWorkFound", 0, 0, 64);
 

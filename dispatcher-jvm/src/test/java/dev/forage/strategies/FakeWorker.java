@@ -66,6 +66,12 @@ final class FakeWorker implements IdleContext {
     static final class Probe implements PoolProbe {
         volatile int callingWorker = -1;
         volatile boolean visibleWork;
+        volatile boolean unclaimedInjectedWork;
+
+        @Override
+        public boolean hasUnclaimedInjectedWork() {
+            return unclaimedInjectedWork;
+        }
 
         @Override
         public int callingWorkerIndex() {

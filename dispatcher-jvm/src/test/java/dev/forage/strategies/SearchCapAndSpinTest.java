@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class SearchCapAndSpinTest {
     @Test
     void atMostHalfTheWorkersSearchAndTheLastSearcherHandsOver() {
-        SearchCapSleep s = new SearchCapSleep(4);
+        SearchCapSleep s = new SearchCapSleep(4, new FakeWorker.Probe());
         FakeWorker[] w = new FakeWorker[4];
         for (int i = 0; i < 4; i++) {
             w[i] = new FakeWorker(s, i);
@@ -34,7 +34,7 @@ class SearchCapAndSpinTest {
 
     @Test
     void aSearcherStopsSearchingWhenItGetsSleepy() {
-        SearchCapSleep s = new SearchCapSleep(2, 1);
+        SearchCapSleep s = new SearchCapSleep(2, 1, new FakeWorker.Probe());
         FakeWorker w = new FakeWorker(s, 0);
         w.startLooking();
         assertEquals(1, s.searchingThreads());
@@ -81,7 +81,7 @@ class SearchCapAndSpinTest {
     /** Counts the calls that reach it; never blocks. */
     private static final class Recording implements SleepStrategy {
         final AtomicInteger noWorkFound = new AtomicInteger();
-        private final JecSleep jec = new JecSleep(1);
+        private final JecSleep jec = new JecSleep(1, new FakeWorker.Probe());
 
         @Override
         public IdleState startLooking(int workerIndex) {

@@ -15,21 +15,27 @@ public final class JecSleep implements SleepStrategy {
     private final int roundsUntilSleepy;
     private final int roundsUntilSleeping;
     private final int wakeOnWorkFound;
+    private final PoolProbe probe;
 
-    public JecSleep(int threads) {
-        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY);
+    public JecSleep(int threads, PoolProbe probe) {
+        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
     }
 
     /** For tests that want a worker to reach the sleep step quickly. */
-    public JecSleep(int threads, int roundsUntilSleepy) {
-        this(threads, roundsUntilSleepy, Tuning.WAKE_ON_WORK_FOUND);
+    public JecSleep(int threads, int roundsUntilSleepy, PoolProbe probe) {
+        this(threads, roundsUntilSleepy, Tuning.WAKE_ON_WORK_FOUND, probe);
     }
 
     /**
-     * {@code wakeOnWorkFound}: how many sleepers {@link #workFound} may wake (Rayon's ramp-up); 0 turns the
-     * ramp-up off, for {@link SearchCapSleep}, which wakes by its own rule instead.
+     * {@code wakeOnWorkFound}: how many sleepers {@link #workFound} wakes as a ramp-up (Rayon: 2). With 0, it
+     * still wakes one when injected or unwatched timer work is visible (the hand-off rule, see
+     * {@link #workFound}); {@code probe} answers that question.
      */
-    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound) {
+    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, PoolProbe probe) {
+        if (probe == null) {
+            throw new NullPointerException("JecSleep needs the pool's probe");
+        }
+        this.probe = probe;
         if (threads < 1 || threads > Counters.THREADS_MAX) {
             throw new IllegalArgumentException(
                     "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
@@ -51,12 +57,20 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void workFound(IdleState idle) {
-        // Leaving the idle state (work found, latch set, or wait deadline passed). Rayon wakes up to two sleepers
-        // here without checking whether other idle threads remain; Forage's default wakes none
-        // (Tuning.WAKE_ON_WORK_FOUND explains the measurement). Speed only: correctness never depends on it.
+        // Leaving the idle state (work found, latch set, or wait deadline passed): L1 in docs/sleep.md.
         int sleepers = counters.subInactiveThread();
+        if (sleepers == 0) {
+            return;
+        }
         if (wakeOnWorkFound > 0) {
+            // Rayon's ramp-up: wake up to two sleepers on every idle-to-active transition.
             wakeAnyThreads(Math.min(sleepers, wakeOnWorkFound));
+        } else if (probe.hasUnclaimedInjectedWork()) {
+            // The hand-off rule, needed for liveness, not only speed: a poster that saw this worker idle woke
+            // nobody (newJobs: idle >= count) and counted on it to take the job. It is leaving with other work,
+            // so if an injected job (or a timer nobody watches) is still there, a sleeper must take it. L1 (the
+            // decrement above, a volatile RMW) then L2 (the probe's volatile reads) mirror I1 then I3.
+            wakeAnyThreads(1);
         }
     }
 

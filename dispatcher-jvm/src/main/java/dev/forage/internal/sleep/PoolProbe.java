@@ -14,4 +14,11 @@ public interface PoolProbe {
      * phase and by seed 003's check after counting itself as a sleeper.
      */
     boolean hasVisibleWork();
+
+    /**
+     * True if the injector holds a job, or timers are pending and no worker watches them: work that a poster
+     * may have left to an idle worker ({@code JecSleep.workFound}'s hand-off rule). Volatile reads only; cheap
+     * (no scan of the deques).
+     */
+    boolean hasUnclaimedInjectedWork();
 }

@@ -29,12 +29,12 @@ public final class SearchCapSleep implements SleepStrategy {
     /** Indexed by worker; each slot is read and written only by its worker's thread. */
     private final boolean[] isSearcher;
 
-    public SearchCapSleep(int threads) {
-        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY);
+    public SearchCapSleep(int threads, PoolProbe probe) {
+        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
     }
 
-    public SearchCapSleep(int threads, int roundsUntilSleepy) {
-        this.jec = new JecSleep(threads, roundsUntilSleepy, 0);
+    public SearchCapSleep(int threads, int roundsUntilSleepy, PoolProbe probe) {
+        this.jec = new JecSleep(threads, roundsUntilSleepy, 0, probe);
         this.threads = threads;
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.isSearcher = new boolean[threads];

@@ -26,7 +26,8 @@ class JecSleepTest {
     /** Fake workers 0..SLEEPERS-1 sleep; index SLEEPERS is the test thread acting as an idle worker. */
     private static final int SLEEPERS = 6;
 
-    private final JecSleep sleep = new JecSleep(SLEEPERS + 1, 0);
+    private final TestProbe probe = new TestProbe();
+    private final JecSleep sleep = new JecSleep(SLEEPERS + 1, 0, probe);
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger woken = new AtomicInteger();
     private final List<FakeWorker> workers = new ArrayList<>();
@@ -126,6 +127,36 @@ class JecSleepTest {
         assertEquals(expected, woken.get(), "fake workers woken");
     }
 
+    /**
+     * The race behind the hand-off rule (docs/sleep.md, L1/L2): a poster sees an idle worker, wakes nobody and
+     * counts on it; that worker then leaves the idle state with other work. If the injected job is still there,
+     * leaving must wake a sleeper, or the job is stranded while every other worker sleeps (found by
+     * StrategyCorrectnessTest's barrier test with 8 workers once Rayon's ramp-up was turned off).
+     */
+    @Test
+    void anIdleWorkerThatLeavesWithOtherWorkHandsTheInjectedJobToASleeper() {
+        startSleepers();
+        IdleState self = sleep.startLooking(SLEEPERS);
+        assertEquals(1, sleep.idleThreads());
+        sleep.newInjectedJobs(1, true);
+        assertEquals(SLEEPERS, sleep.sleepingThreads(), "the poster counts on the idle worker: no wake-up");
+
+        probe.unclaimedInjectedWork = true; // the idle worker took something else; the job is still queued
+        sleep.workFound(self);
+        assertEquals(SLEEPERS - 1, sleep.sleepingThreads(), "leaving with the job still queued wakes one sleeper");
+        assertWoken(1);
+    }
+
+    @Test
+    void anIdleWorkerThatLeavesWithNothingQueuedWakesNobody() {
+        startSleepers();
+        IdleState self = sleep.startLooking(SLEEPERS);
+        probe.unclaimedInjectedWork = false;
+        sleep.workFound(self);
+        assertEquals(SLEEPERS, sleep.sleepingThreads(), "no injected work left: no wake-up (the low-load case)");
+        assertEquals(0, woken.get());
+    }
+
     @Test
     void newWorkWakesOnlyTheSleepersTheIdleCountSaysAreMissing() {
         startSleepers();
@@ -198,7 +229,7 @@ class JecSleepTest {
 
     @Test
     void aSleepyWorkerDoesNotSleepWhenWorkWasPostedAfterItGotSleepy() {
-        JecSleep one = new JecSleep(1, 0);
+        JecSleep one = new JecSleep(1, 0, new TestProbe());
         Context context = new Context();
         SpinLatch latch = new SpinLatch(one, 0);
         IdleState idle = one.startLooking(0);
@@ -221,7 +252,7 @@ class JecSleepTest {
 
     @Test
     void theFinalInjectorCheckUndoesTheSleeperCount() {
-        JecSleep one = new JecSleep(1, 0);
+        JecSleep one = new JecSleep(1, 0, new TestProbe());
         Context context = new Context();
         context.injected = true;
         SpinLatch latch = new SpinLatch(one, 0);
@@ -237,7 +268,7 @@ class JecSleepTest {
 
     @Test
     void aDueTimerWakesTheWorkerWhichUndoesItsOwnCount() {
-        JecSleep one = new JecSleep(1, 0);
+        JecSleep one = new JecSleep(1, 0, new TestProbe());
         Context context = new Context();
         context.parkNanos = 0L;
         SpinLatch latch = new SpinLatch(one, 0);
@@ -251,7 +282,7 @@ class JecSleepTest {
 
     @Test
     void aSetLatchKeepsTheWorkerFromSleeping() {
-        JecSleep one = new JecSleep(1, 0);
+        JecSleep one = new JecSleep(1, 0, new TestProbe());
         Context context = new Context();
         SpinLatch latch = new SpinLatch(one, 0);
         IdleState idle = one.startLooking(0);
@@ -265,9 +296,9 @@ class JecSleepTest {
     @Test
     void threadCountOutsideTheCountersLimitIsRejected() {
         IllegalArgumentException low = org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalArgumentException.class, () -> new JecSleep(0));
+                IllegalArgumentException.class, () -> new JecSleep(0, new TestProbe()));
         assertTrue(low.getMessage().contains("1.." + Counters.THREADS_MAX), low.getMessage());
         org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalArgumentException.class, () -> new JecSleep(Counters.THREADS_MAX + 1));
+                IllegalArgumentException.class, () -> new JecSleep(Counters.THREADS_MAX + 1, new TestProbe()));
     }
 }

@@ -49,7 +49,7 @@ public class InjectorVsJecSleep {
     private static final Runnable JOB = () -> { };
 
     private final Injector injector = new Injector();
-    private final JecSleep sleep = new JecSleep(1, 0);
+    private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
     private final SpinLatch latch = new SpinLatch(sleep, 0);
     private final RaceIdleContext context = new RaceIdleContext(injector);
     private final IdleState idle;

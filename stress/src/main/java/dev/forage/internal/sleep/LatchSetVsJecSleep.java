@@ -39,7 +39,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. the counters left with a sleeper.")
 @State
 public class LatchSetVsJecSleep {
-    private final JecSleep sleep = new JecSleep(1, 0);
+    private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
     private final RaceIdleContext context = new RaceIdleContext(new Injector());
     private boolean wakerCalled;
     private final SpinLatch latch = new SpinLatch(new SleepWaker() {

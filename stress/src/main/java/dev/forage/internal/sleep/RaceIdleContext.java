@@ -64,4 +64,25 @@ final class RaceIdleContext implements IdleContext {
     boolean blocked() {
         return stats.sleeps() > 0;
     }
+
+    /**
+     * The pool probe of these one-worker races. The hand-off rule of {@code JecSleep.workFound} only matters when
+     * another worker sleeps, which never happens with one worker, so the probe answers "nothing visible".
+     */
+    static final PoolProbe NO_UNCLAIMED_WORK = new PoolProbe() {
+        @Override
+        public int callingWorkerIndex() {
+            return 0;
+        }
+
+        @Override
+        public boolean hasVisibleWork() {
+            return false;
+        }
+
+        @Override
+        public boolean hasUnclaimedInjectedWork() {
+            return false;
+        }
+    };
 }
