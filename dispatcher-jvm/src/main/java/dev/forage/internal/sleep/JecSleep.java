@@ -57,7 +57,7 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void workFound(IdleState idle) {
-        // Leaving the idle state (work found, latch set, or wait deadline passed): L1 in docs/sleep.md.
+        // Leaving the idle state (work found, latch set, or wait deadline passed): E1 in docs/sleep.md.
         int sleepers = counters.subInactiveThread();
         if (sleepers == 0) {
             return;
@@ -68,8 +68,8 @@ public final class JecSleep implements SleepStrategy {
         } else if (probe.hasUnclaimedInjectedWork()) {
             // The hand-off rule, needed for liveness, not only speed: a poster that saw this worker idle woke
             // nobody (newJobs: idle >= count) and counted on it to take the job. It is leaving with other work,
-            // so if an injected job (or a timer nobody watches) is still there, a sleeper must take it. L1 (the
-            // decrement above, a volatile RMW) then L2 (the probe's volatile reads) mirror I1 then I3.
+            // so if an injected job (or a timer nobody watches) is still there, a sleeper must take it. E1 (the
+            // decrement above, a volatile RMW) then E2 (the probe's volatile reads) mirror I1 then I3.
             wakeAnyThreads(1);
         }
     }

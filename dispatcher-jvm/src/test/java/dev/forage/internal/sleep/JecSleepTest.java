@@ -128,7 +128,7 @@ class JecSleepTest {
     }
 
     /**
-     * The race behind the hand-off rule (docs/sleep.md, L1/L2): a poster sees an idle worker, wakes nobody and
+     * The race behind the hand-off rule (docs/sleep.md, E1/E2): a poster sees an idle worker, wakes nobody and
      * counts on it; that worker then leaves the idle state with other work. If the injected job is still there,
      * leaving must wake a sleeper, or the job is stranded while every other worker sleeps (found by
      * StrategyCorrectnessTest's barrier test with 8 workers once Rayon's ramp-up was turned off).
