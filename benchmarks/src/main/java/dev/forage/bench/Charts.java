@@ -48,14 +48,18 @@ public final class Charts {
         List<Scenario> panels = new ArrayList<>();
         for (Scenario sc : scenarios) {
             if (sc.group() == Scenario.Group.WAKEUP) {
-                panels.add(sc);
+                for (Subject s : subjects) {
+                    if (data.histogram(sc.id(), s.id(), "latency") != null && !panels.contains(sc)) {
+                        panels.add(sc);
+                    }
+                }
             }
         }
         if (panels.isEmpty()) {
             return false;
         }
         int panelW = 620;
-        int h = 560;
+        int h = 620;
         BufferedImage img = new BufferedImage(panelW * panels.size(), h, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = start(img);
         for (int p = 0; p < panels.size(); p++) {
@@ -83,13 +87,13 @@ public final class Charts {
             int left = x0 + 70;
             int right = x0 + panelW - 25;
             int top = 50;
-            int bottom = h - 110;
+            int bottom = h - 150;
             // Axes and grid.
             g.setFont(SMALL);
             for (double v = yLo; v <= yHi * 1.0001; v *= 10) {
                 int y = yLog(v, yLo, yHi, top, bottom);
                 grid(g, left, y, right, y);
-                label(g, Stats.format(v), left - 8, y + 4, true);
+                label(g, v >= 1 ? Long.toString(Math.round(v)) : Stats.format(v), left - 8, y + 4, true);
             }
             String[] pct = {"0%", "90%", "99%", "99.9%"};
             for (int d = 0; d <= 3; d++) {
@@ -188,7 +192,7 @@ public final class Charts {
         for (double v = 0; v <= yMax + 1e-9; v += step) {
             int y = yLin(v, yMax, top, bottom);
             grid(g, left, y, right, y);
-            label(g, Stats.format(v), left - 8, y + 4, true);
+            label(g, tick(v, step), left - 8, y + 4, true);
         }
         g.setColor(Color.DARK_GRAY);
         g.drawRect(left, top, right - left, bottom - top);
@@ -278,6 +282,12 @@ public final class Charts {
 
     private static int yLin(double v, double max, int top, int bottom) {
         return (int) Math.round(bottom - v / max * (bottom - top));
+    }
+
+    /** A tick label with as many decimals as the step needs: 0, 2, 4 or 0.5, 1.0, 1.5. */
+    static String tick(double v, double step) {
+        int decimals = step >= 1 ? 0 : (int) Math.ceil(-Math.log10(step) - 1e-9);
+        return String.format(java.util.Locale.ROOT, "%." + decimals + "f", v);
     }
 
     static double niceStep(double raw) {

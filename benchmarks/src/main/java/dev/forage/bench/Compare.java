@@ -91,9 +91,16 @@ public final class Compare {
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
         RunData data = new RunData();
         Progress progress = new Progress(err, plan.size());
+        int measured = 0;
         for (Planned p : plan) {
             progress.show(p);
             measure(o, p, logs, data);
+            measured++;
+            if (measured == 3 && data.failureCount() == 3) {
+                // Something is wrong with the setup (class path, JVM flags), not with one scheduler.
+                throw new IllegalStateException("the first 3 measurements all failed; the first: "
+                        + data.failure(plan.get(0).scenario.id(), plan.get(0).subject.id()));
+            }
         }
         progress.done();
 
@@ -163,13 +170,24 @@ public final class Compare {
         cmd.addAll(List.of(Subject.sizingFlags(p.threads)));
         cmd.addAll(o.jvmArgs);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(absoluteClassPath());
         cmd.add(Child.class.getName());
         cmd.add(p.scenario.id());
         cmd.add(p.subject.id());
         cmd.add(Integer.toString(p.threads));
         cmd.add(o.budget.name);
         return cmd;
+    }
+
+    /** This JVM's class path with absolute entries: the measuring JVMs run in the log directory. */
+    static String absoluteClassPath() {
+        List<String> entries = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                entries.add(new File(e).getAbsolutePath());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     private static void measure(Options o, Planned p, File logs, RunData data) throws IOException,
