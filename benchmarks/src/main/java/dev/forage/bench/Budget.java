@@ -9,11 +9,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Budget {
     /** The README demo: about two minutes on two cores. One fork per (scenario, subject). */
-    public static final Budget QUICK = new Budget("quick", 1, ms(300), 2, 5, 3, ms(300), 300, ms(500));
+    public static final Budget QUICK = new Budget("quick", 1, ms(300), 2, 5, ms(1000), 3, ms(300), 300, ms(300));
     /** For the results page: five forks per (scenario, subject). */
-    public static final Budget FULL = new Budget("full", 5, ms(1000), 3, 10, 5, ms(1000), 1000, ms(1000));
+    public static final Budget FULL = new Budget("full", 5, ms(1000), 3, 10, Long.MAX_VALUE, 5, ms(1000), 1000,
+            ms(1000));
     /** Tests only: tiny sizes, seconds in all. */
-    public static final Budget TINY = new Budget("tiny", 1, 0, 1, 2, 2, ms(20), 20, ms(20));
+    public static final Budget TINY = new Budget("tiny", 1, 0, 1, 2, Long.MAX_VALUE, 2, ms(20), 20, ms(20));
 
     public final String name;
     /** Fresh JVMs per (scenario, subject). */
@@ -23,6 +24,11 @@ public final class Budget {
     public final int minWarmupIterations;
     /** Measured operations per fork for the throughput scenarios. */
     public final int iterations;
+    /**
+     * Past this much measuring time a throughput scenario stops early, after at least 3 operations (keeps the
+     * quick mode short where one operation takes most of a second).
+     */
+    public final long measureNanos;
     /** Measured windows per fork for the low-load, idle and wake-up scenarios. */
     public final int windows;
     /** Length of one low-load window. */
@@ -32,13 +38,15 @@ public final class Budget {
     /** Length of one idle window. */
     public final long idleWindowNanos;
 
-    private Budget(String name, int forks, long warmupNanos, int minWarmupIterations, int iterations, int windows,
+    private Budget(String name, int forks, long warmupNanos, int minWarmupIterations, int iterations,
+            long measureNanos, int windows,
             long lowLoadWindowNanos, int wakeupsPerWindow, long idleWindowNanos) {
         this.name = name;
         this.forks = forks;
         this.warmupNanos = warmupNanos;
         this.minWarmupIterations = minWarmupIterations;
         this.iterations = iterations;
+        this.measureNanos = measureNanos;
         this.windows = windows;
         this.lowLoadWindowNanos = lowLoadWindowNanos;
         this.wakeupsPerWindow = wakeupsPerWindow;

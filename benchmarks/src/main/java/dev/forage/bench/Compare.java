@@ -89,6 +89,7 @@ public final class Compare {
             throw new IllegalArgumentException("nothing to run: no selected subject can run the selected scenarios");
         }
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
+        double loadBefore = loadAverage();
         RunData data = new RunData();
         Progress progress = new Progress(err, plan.size());
         int measured = 0;
@@ -111,11 +112,12 @@ public final class Compare {
         Report.Header header = new Report.Header(
                 "java -jar benchmarks/target/benchmarks.jar " + String.join(" ", args),
                 started,
-                o.budget.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject), " + o.budget.iterations
+                o.budget.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject), up to " + o.budget.iterations
                         + " timed operations or " + o.budget.windows + " windows per JVM, " + o.threads
                         + " workers per pool (8 in the wide-pool rows)",
                 Runtime.getRuntime().availableProcessors() + " cores available, " + System.getProperty("os.name")
-                        + " " + System.getProperty("os.arch"),
+                        + " " + System.getProperty("os.arch") + ", load average " + Stats.format(loadBefore)
+                        + " at the start and " + Stats.format(loadAverage()) + " at the end of the run",
                 (jvm == null ? "?" : jvm) + ", flags " + String.join(" ", CHILD_FLAGS)
                         + (o.jvmArgs.isEmpty() ? "" : " " + String.join(" ", o.jvmArgs)));
         String md = Report.markdown(data, o.scenarios, o.subjects, header, verdicts, charts);
@@ -129,6 +131,15 @@ public final class Compare {
             out.println("written: " + docs);
         }
         return data.failureCount() == 0 ? 0 : 1;
+    }
+
+    /**
+     * The OS's one-minute load average (NaN where unknown): other processes competing for the cores distort
+     * every number, so the header records it.
+     */
+    static double loadAverage() {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? Double.NaN : load;
     }
 
     /** One (scenario, subject, fork) measurement. */

@@ -12,8 +12,9 @@ public final class Measure {
     }
 
     /**
-     * Runs {@code op} for the budget's warm-up (time and count), then {@code budget.iterations} measured times,
-     * and adds each measured time in milliseconds to {@code out} under {@code metric}.
+     * Runs {@code op} for the budget's warm-up (time and count), then {@code budget.iterations} measured times
+     * (fewer, but at least 3, once {@code budget.measureNanos} have passed), and adds each measured time in
+     * milliseconds to {@code out} under {@code metric}.
      */
     public static void timeMillis(Budget budget, Results out, String metric, Op op) throws Exception {
         long warmupEnd = System.nanoTime() + budget.warmupNanos;
@@ -23,7 +24,11 @@ public final class Measure {
             warm++;
         }
         out.info("warmupOps", warm);
+        long measureStart = System.nanoTime();
         for (int i = 0; i < budget.iterations; i++) {
+            if (i >= Math.min(3, budget.iterations) && System.nanoTime() - measureStart > budget.measureNanos) {
+                break;
+            }
             long t0 = System.nanoTime();
             op.run();
             long t1 = System.nanoTime();
