@@ -47,8 +47,18 @@ public final class Child {
         }
         Results results = new Results();
         try (Running running = subject.open(threads)) {
+            dev.forage.PoolStatistics before = running.foragePool() == null ? null : running.foragePool().statistics();
             scenario.run(running, budget, results);
             results.info("threads", running.threads());
+            if (before != null) {
+                // Forage's own counters over the whole scenario (warm-up included): why a number is what it is.
+                dev.forage.PoolStatistics after = running.foragePool().statistics();
+                results.info("forageStats", "jobs " + (after.jobsRun() - before.jobsRun())
+                        + ", steals " + (after.steals() - before.steals())
+                        + ", sleeps " + (after.sleeps() - before.sleeps())
+                        + ", wake-ups " + (after.wakeups() - before.wakeups())
+                        + " (" + (after.wakeupsWithoutWork() - before.wakeupsWithoutWork()) + " found no work)");
+            }
         }
         return results;
     }

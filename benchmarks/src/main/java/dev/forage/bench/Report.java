@@ -130,6 +130,7 @@ public final class Report {
                 List<String> late = data.info(sc.id(), s.id(), "lateSubmissions");
                 List<String> stranded = data.info(sc.id(), s.id(), "strandedInside");
                 List<String> threads = data.info(sc.id(), s.id(), "poolThreads");
+                List<String> forage = data.info(sc.id(), s.id(), "forageStats");
                 List<String> bits = new ArrayList<>();
                 if (!task.isEmpty()) {
                     bits.add("task " + String.join("/", task) + " µs CPU");
@@ -142,6 +143,9 @@ public final class Report {
                 }
                 if (!threads.isEmpty()) {
                     bits.add(String.join("/", threads) + " threads");
+                }
+                if (!forage.isEmpty()) {
+                    bits.add("pool statistics: " + String.join(" / ", forage));
                 }
                 if (!bits.isEmpty()) {
                     parts.add(s.label() + ": " + String.join(", ", bits));
