@@ -1,6 +1,7 @@
 package dev.forage.bench;
 
 import dev.forage.bench.Subject.Kind;
+import dev.forage.coroutines.ForageDispatchers;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,9 +15,7 @@ public final class Subjects {
     }
 
     public static final List<Subject> ALL = List.of(
-            // No Forage coroutine dispatcher in this build yet (issue 3): Forage runs the executor and
-            // fork-join scenarios only.
-            Subject.forage("forage-jec", "Forage (JEC)", b -> b, null),
+            Subject.forage("forage-jec", "Forage (JEC)", b -> b, ForageDispatchers::from),
             Subject.of("forkjoin", "ForkJoinPool", Kind.FORK_JOIN_POOL),
             Subject.of("common", "commonPool", Kind.COMMON_POOL),
             Subject.of("default", "Dispatchers.Default", Kind.DEFAULT_DISPATCHER),
