@@ -1,0 +1,86 @@
+package dev.forage.bench;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How much measuring a run does. The work of one operation (fib(30), 10^6 launches, ...) is the same in every
+ * mode except {@link #TINY}, so numbers from quick and full runs are comparable; modes differ in how many fresh
+ * JVMs (forks) and iterations they spend.
+ */
+public final class Budget {
+    /** The README demo: about two minutes on two cores. One fork per (scenario, subject). */
+    public static final Budget QUICK = new Budget("quick", 1, ms(300), 2, 5, ms(1000), 3, ms(300), 300, ms(300));
+    /** For the results page: five forks per (scenario, subject). */
+    public static final Budget FULL = new Budget("full", 5, ms(1000), 3, 10, Long.MAX_VALUE, 5, ms(1000), 1000,
+            ms(1000));
+    /** Tests only: tiny sizes, seconds in all. */
+    public static final Budget TINY = new Budget("tiny", 1, 0, 1, 2, Long.MAX_VALUE, 2, ms(20), 20, ms(20));
+
+    public final String name;
+    /** Fresh JVMs per (scenario, subject). */
+    public final int forks;
+    /** Warm-up lasts at least this long and at least {@link #minWarmupIterations} operations. */
+    public final long warmupNanos;
+    public final int minWarmupIterations;
+    /** Measured operations per fork for the throughput scenarios. */
+    public final int iterations;
+    /**
+     * Past this much measuring time a throughput scenario stops early, after at least 3 operations (keeps the
+     * quick mode short where one operation takes most of a second).
+     */
+    public final long measureNanos;
+    /** Measured windows per fork for the low-load, idle and wake-up scenarios. */
+    public final int windows;
+    /** Length of one low-load window. */
+    public final long lowLoadWindowNanos;
+    /** Wake-ups recorded per window. */
+    public final int wakeupsPerWindow;
+    /** Length of one idle window. */
+    public final long idleWindowNanos;
+
+    private Budget(String name, int forks, long warmupNanos, int minWarmupIterations, int iterations,
+            long measureNanos, int windows,
+            long lowLoadWindowNanos, int wakeupsPerWindow, long idleWindowNanos) {
+        this.name = name;
+        this.forks = forks;
+        this.warmupNanos = warmupNanos;
+        this.minWarmupIterations = minWarmupIterations;
+        this.iterations = iterations;
+        this.measureNanos = measureNanos;
+        this.windows = windows;
+        this.lowLoadWindowNanos = lowLoadWindowNanos;
+        this.wakeupsPerWindow = wakeupsPerWindow;
+        this.idleWindowNanos = idleWindowNanos;
+    }
+
+    public boolean isTiny() {
+        return this == TINY;
+    }
+
+    /** {@code full} normally; {@code tiny} under {@link #TINY}. */
+    public int size(int full, int tiny) {
+        return isTiny() ? tiny : full;
+    }
+
+    public static Budget byName(String name) {
+        switch (name) {
+            case "quick":
+                return QUICK;
+            case "full":
+                return FULL;
+            case "tiny":
+                return TINY;
+            default:
+                throw new IllegalArgumentException("unknown budget '" + name + "'; allowed: quick, full, tiny");
+        }
+    }
+
+    private static long ms(long millis) {
+        return TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,360 @@
+package dev.forage.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The side-by-side comparison: every scenario against every subject that can run it, each measurement in a fresh
+ * JVM, subjects alternating (A B C A B C ...) so that drift of the machine hits all alike. Prints a markdown
+ * table with medians, min and max and the ratio to the best anchor, judges the targets, draws the charts, and
+ * optionally writes it all into docs/benchmarks.md.
+ *
+ * <pre>
+ * mvn -B -ntp -q -pl benchmarks -am package -DskipTests
+ * java -jar benchmarks/target/benchmarks.jar --quick
+ * java -jar benchmarks/target/benchmarks.jar --write-docs           # full run, updates docs/benchmarks.md
+ * java -jar benchmarks/target/benchmarks.jar --quick --scenarios fib-join,wakeup-outside
+ * </pre>
+ */
+public final class Compare {
+    /** The JVM flags of every measuring JVM, besides the pool sizing flags. */
+    static final List<String> CHILD_FLAGS = List.of("-Xms1g", "-Xmx1g", "-Xss1m", "-XX:+UseG1GC",
+            "-Djava.awt.headless=true");
+    static final String RESULTS_BEGIN = "<!-- compare:results:begin -->";
+    static final String RESULTS_END = "<!-- compare:results:end -->";
+    static final String SCENARIOS_BEGIN = "<!-- compare:scenarios:begin -->";
+    static final String SCENARIOS_END = "<!-- compare:scenarios:end -->";
+    static final String WAKEUP_PNG = "wakeup-latency.png";
+    static final String LOWLOAD_PNG = "lowload-cpu.png";
+
+    private Compare() {
+    }
+
+    public static void main(String[] args) {
+        int status;
+        try {
+            status = run(args, System.out, System.err);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            status = 2;
+        } catch (Exception e) {
+            e.printStackTrace();
+            status = 1;
+        }
+        System.exit(status);
+    }
+
+    /** Runs the comparison; returns the exit status (1 if any measurement failed). */
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        Options o = Options.parse(args);
+        if (o.help) {
+            out.println(Options.USAGE);
+            return 0;
+        }
+        if (o.list) {
+            out.println("scenarios:");
+            for (Scenario s : o.scenarios) {
+                out.println("  " + s.id() + "  " + s.title() + " (needs " + s.needs() + ")");
+            }
+            out.println("subjects:");
+            for (Subject s : o.subjects) {
+                out.println("  " + s.id() + "  " + s.label() + " " + s.capabilities());
+            }
+            return 0;
+        }
+        File outDir = o.out != null ? o.out : defaultOutDir();
+        File logs = new File(outDir, "logs");
+        if (!logs.isDirectory() && !logs.mkdirs()) {
+            throw new IOException("cannot create " + logs);
+        }
+        File docs = null;
+        if (o.writeDocs) {
+            docs = o.docs != null ? o.docs : defaultDocs(outDir);
+            checkMarkers(docs);
+        }
+
+        List<Planned> plan = plan(o);
+        if (plan.isEmpty()) {
+            throw new IllegalArgumentException("nothing to run: no selected subject can run the selected scenarios");
+        }
+        String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
+        double loadBefore = loadAverage();
+        RunData data = new RunData();
+        Progress progress = new Progress(err, plan.size());
+        int measured = 0;
+        for (Planned p : plan) {
+            progress.show(p);
+            measure(o, p, logs, data);
+            measured++;
+            if (measured == 3 && data.failureCount() == 3) {
+                // Something is wrong with the setup (class path, JVM flags), not with one scheduler.
+                throw new IllegalStateException("the first 3 measurements all failed; the first: "
+                        + data.failure(plan.get(0).scenario.id(), plan.get(0).subject.id()));
+            }
+        }
+        progress.done();
+
+        List<Targets.Verdict> verdicts = Targets.evaluate(data, o.scenarios, o.subjects);
+        List<String> charts = new ArrayList<>();
+        drawCharts(data, o, outDir, charts, err);
+        String jvm = data.anyInfo("jvm");
+        Report.Header header = new Report.Header(
+                "java -jar benchmarks/target/benchmarks.jar " + String.join(" ", args),
+                started,
+                o.budget.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject), up to " + o.budget.iterations
+                        + " timed operations or " + o.budget.windows + " windows per JVM, " + o.threads
+                        + " workers per pool (8 in the wide-pool rows)",
+                Runtime.getRuntime().availableProcessors() + " cores available, " + System.getProperty("os.name")
+                        + " " + System.getProperty("os.arch") + ", load average " + Stats.format(loadBefore)
+                        + " at the start and " + Stats.format(loadAverage()) + " at the end of the run",
+                (jvm == null ? "?" : jvm) + ", flags " + String.join(" ", CHILD_FLAGS)
+                        + (o.jvmArgs.isEmpty() ? "" : " " + String.join(" ", o.jvmArgs)));
+        String md = Report.markdown(data, o.scenarios, o.subjects, header, verdicts, charts);
+        out.println();
+        out.println(md);
+        File results = new File(outDir, "results.md");
+        Files.writeString(results.toPath(), md, StandardCharsets.UTF_8);
+        out.println("written: " + results);
+        if (docs != null) {
+            writeDocs(docs, data, o, header, verdicts, outDir, charts);
+            out.println("written: " + docs);
+        }
+        return data.failureCount() == 0 ? 0 : 1;
+    }
+
+    /**
+     * The OS's one-minute load average (NaN where unknown): other processes competing for the cores distort
+     * every number, so the header records it.
+     */
+    static double loadAverage() {
+        double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? Double.NaN : load;
+    }
+
+    /** One (scenario, subject, fork) measurement. */
+    static final class Planned {
+        final Scenario scenario;
+        final Subject subject;
+        final int fork;
+        final int forks;
+        final int threads;
+
+        Planned(Scenario scenario, Subject subject, int fork, int forks, int threads) {
+            this.scenario = scenario;
+            this.subject = subject;
+            this.fork = fork;
+            this.forks = forks;
+            this.threads = threads;
+        }
+    }
+
+    /** Scenario by scenario; within one, forks in rounds, each round every subject once: A B C A B C. */
+    static List<Planned> plan(Options o) {
+        List<Planned> plan = new ArrayList<>();
+        for (Scenario sc : o.scenarios) {
+            for (int f = 1; f <= o.forks(); f++) {
+                for (Subject s : o.subjects) {
+                    if (s.capabilities().contains(sc.needs())) {
+                        plan.add(new Planned(sc, s, f, o.forks(), sc.threads(o.threads)));
+                    }
+                }
+            }
+        }
+        return plan;
+    }
+
+    static List<String> childCommand(Options o, Planned p) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(o.jvm);
+        cmd.addAll(CHILD_FLAGS);
+        cmd.addAll(List.of(Subject.sizingFlags(p.threads)));
+        cmd.addAll(o.jvmArgs);
+        cmd.add("-cp");
+        cmd.add(absoluteClassPath());
+        cmd.add(Child.class.getName());
+        cmd.add(p.scenario.id());
+        cmd.add(p.subject.id());
+        cmd.add(Integer.toString(p.threads));
+        cmd.add(o.budget.name);
+        return cmd;
+    }
+
+    /** This JVM's class path with absolute entries: the measuring JVMs run in the log directory. */
+    static String absoluteClassPath() {
+        List<String> entries = new ArrayList<>();
+        for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!e.isEmpty()) {
+                entries.add(new File(e).getAbsolutePath());
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static void measure(Options o, Planned p, File logs, RunData data) throws IOException,
+            InterruptedException {
+        String base = p.scenario.id() + "." + p.subject.id() + "." + p.fork;
+        File stdout = new File(logs, base + ".out");
+        File stderr = new File(logs, base + ".err");
+        ProcessBuilder pb = new ProcessBuilder(childCommand(o, p))
+                .directory(logs)
+                .redirectOutput(stdout)
+                .redirectError(stderr);
+        Process proc = pb.start();
+        long timeoutSeconds = o.budget == Budget.FULL ? 600 : 180;
+        if (!proc.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            proc.destroyForcibly();
+            proc.waitFor();
+            data.fail(p.scenario.id(), p.subject.id(), "no result within " + timeoutSeconds + " s (log: " + stderr + ")");
+            return;
+        }
+        List<ResultLine> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(stdout.toPath(), StandardCharsets.UTF_8)) {
+            ResultLine r = ResultLine.parse(line);
+            if (r != null) {
+                lines.add(r);
+            }
+        }
+        if (proc.exitValue() != 0 || lines.isEmpty()) {
+            data.fail(p.scenario.id(), p.subject.id(), "exit status " + proc.exitValue() + ": "
+                    + lastLine(stderr) + " (log: " + stderr + ")");
+            return;
+        }
+        for (ResultLine r : lines) {
+            data.add(r);
+        }
+    }
+
+    private static String lastLine(File f) throws IOException {
+        List<String> lines = Files.readAllLines(f.toPath(), StandardCharsets.UTF_8);
+        for (String l : lines) {
+            if (!l.startsWith("\t") && !l.isBlank()) {
+                return l.trim(); // the exception's first line says most
+            }
+        }
+        return "no output";
+    }
+
+    private static void drawCharts(RunData data, Options o, File outDir, List<String> charts, PrintStream err) {
+        try {
+            if (Charts.wakeup(data, o.scenarios, o.subjects, new File(outDir, WAKEUP_PNG))) {
+                charts.add(WAKEUP_PNG);
+            }
+            if (Charts.lowLoad(data, o.scenarios, o.subjects, new File(outDir, LOWLOAD_PNG))) {
+                charts.add(LOWLOAD_PNG);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            // A JRE without fonts cannot draw text; the table is the result, the charts are a convenience.
+            err.println("warning: could not draw the charts (" + e + "); the tables are complete");
+        }
+    }
+
+    private static void writeDocs(File docs, RunData data, Options o, Report.Header header,
+            List<Targets.Verdict> verdicts, File outDir, List<String> charts) throws IOException {
+        File dir = docs.getAbsoluteFile().getParentFile();
+        List<String> docCharts = new ArrayList<>();
+        for (String c : charts) {
+            String name = "benchmarks-" + c;
+            Files.copy(new File(outDir, c).toPath(), new File(dir, name).toPath(), StandardCopyOption.REPLACE_EXISTING);
+            docCharts.add(name);
+        }
+        String md = Report.markdown(data, o.scenarios, o.subjects, header, verdicts, docCharts);
+        String text = Files.readString(docs.toPath(), StandardCharsets.UTF_8);
+        text = replaceBetween(text, RESULTS_BEGIN, RESULTS_END, md);
+        text = replaceBetween(text, SCENARIOS_BEGIN, SCENARIOS_END, Report.scenarioList(o.scenarios));
+        Files.writeString(docs.toPath(), text, StandardCharsets.UTF_8);
+    }
+
+    /** Replaces what lies between two marker lines (markers kept). */
+    static String replaceBetween(String text, String begin, String end, String body) {
+        int b = text.indexOf(begin);
+        int e = text.indexOf(end);
+        if (b < 0 || e < b) {
+            throw new IllegalArgumentException("the results page lacks the markers " + begin + " ... " + end);
+        }
+        return text.substring(0, b + begin.length()) + "\n" + body + (body.endsWith("\n") ? "" : "\n")
+                + text.substring(e);
+    }
+
+    private static void checkMarkers(File docs) throws IOException {
+        if (!docs.isFile()) {
+            throw new IllegalArgumentException("--write-docs: " + docs + " does not exist; pass --docs FILE");
+        }
+        String text = Files.readString(docs.toPath(), StandardCharsets.UTF_8);
+        replaceBetween(text, RESULTS_BEGIN, RESULTS_END, "");
+        replaceBetween(text, SCENARIOS_BEGIN, SCENARIOS_END, "");
+    }
+
+    /** benchmarks/target/compare, found from where this class was loaded (the jar or target/classes). */
+    static File defaultOutDir() {
+        try {
+            File src = new File(Compare.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            File target = src.getParentFile();
+            if (target != null && target.getName().equals("target")) {
+                return new File(target, "compare");
+            }
+        } catch (URISyntaxException | SecurityException | NullPointerException ignored) {
+            // fall back to the working directory
+        }
+        return new File("target", "compare");
+    }
+
+    /** docs/benchmarks.md of the checkout that holds the output directory. */
+    static File defaultDocs(File outDir) {
+        for (File d = outDir.getAbsoluteFile(); d != null; d = d.getParentFile()) {
+            if (new File(d, "benchmarks/pom.xml").isFile()) {
+                return new File(d, "docs/benchmarks.md");
+            }
+        }
+        throw new IllegalArgumentException("--write-docs: cannot find the checkout's docs/ from " + outDir
+                + "; pass --docs FILE");
+    }
+
+    /** The progress line on stderr: rewritten in place on a terminal, one line per run otherwise. */
+    static final class Progress {
+        private final PrintStream err;
+        private final int total;
+        private final long start = System.nanoTime();
+        private final boolean terminal = System.console() != null;
+        private int done;
+
+        Progress(PrintStream err, int total) {
+            this.err = err;
+            this.total = total;
+        }
+
+        void show(Planned p) {
+            long elapsed = System.nanoTime() - start;
+            String eta = done == 0 ? "?" : clock(elapsed / done * (total - done));
+            String line = String.format(Locale.ROOT, "[%3d/%d] %s elapsed, ~%s left | %s · %s · fork %d/%d",
+                    done + 1, total, clock(elapsed), eta, p.scenario.id(), p.subject.label(), p.fork, p.forks);
+            if (terminal) {
+                err.print("\r" + line + "\033[K");
+            } else {
+                err.println(line);
+            }
+            err.flush();
+            done++;
+        }
+
+        void done() {
+            String line = "done: " + total + " measurements in " + clock(System.nanoTime() - start);
+            err.println(terminal ? "\r" + line + "\033[K" : line);
+        }
+
+        private static String clock(long nanos) {
+            long s = TimeUnit.NANOSECONDS.toSeconds(nanos);
+            return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.forage.bench;
+
+import dev.forage.bench.scenario.Scenarios;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** The command line of {@link Compare}. Unknown or malformed options fail with a message naming what is allowed. */
+final class Options {
+    static final String USAGE = String.join("\n",
+            "usage: java -jar benchmarks/target/benchmarks.jar [options]",
+            "  --quick              about two minutes: one fresh JVM per (scenario, subject) (the README demo)",
+            "  --full               the default: five fresh JVMs per (scenario, subject), longer warm-up",
+            "  --scenarios a,b      only these scenarios (see --list)",
+            "  --subjects a,b       only these subjects (see --list)",
+            "  --threads N          workers per pool (default: available processors); wide-pool scenarios use 8",
+            "  --forks N            fresh JVMs per (scenario, subject), overriding the mode's",
+            "  --jvm PATH           the java executable for the measuring JVMs (default: this JVM's)",
+            "  --jvm-args \"...\"     extra flags for the measuring JVMs",
+            "  --out DIR            where results.md, the charts and the logs go (default: benchmarks/target/compare)",
+            "  --write-docs         also write the results and charts into docs/benchmarks.md (between its markers)",
+            "  --docs FILE          the results page to write (default: docs/benchmarks.md of this checkout)",
+            "  --list               list scenarios and subjects, then exit",
+            "  --help               this text");
+
+    Budget budget = Budget.FULL;
+    List<Scenario> scenarios = new ArrayList<>(Scenarios.ALL);
+    List<Subject> subjects = new ArrayList<>(Subjects.ALL);
+    int threads = Runtime.getRuntime().availableProcessors();
+    int forks = -1;
+    String jvm = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    List<String> jvmArgs = new ArrayList<>();
+    File out;
+    boolean writeDocs;
+    File docs;
+    boolean list;
+    boolean help;
+
+    static Options parse(String[] args) {
+        Options o = new Options();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--quick":
+                    o.budget = Budget.QUICK;
+                    break;
+                case "--full":
+                    o.budget = Budget.FULL;
+                    break;
+                case "--tiny":
+                    o.budget = Budget.TINY;
+                    break;
+                case "--scenarios": {
+                    o.scenarios = new ArrayList<>();
+                    for (String id : value(args, ++i, a).split(",")) {
+                        o.scenarios.add(Scenarios.byId(id.trim()));
+                    }
+                    break;
+                }
+                case "--subjects": {
+                    List<Subject> chosen = new ArrayList<>();
+                    for (String id : value(args, ++i, a).split(",")) {
+                        chosen.add(Subjects.byId(id.trim()));
+                    }
+                    // Keep the canonical order, so alternation and colours do not depend on the command line.
+                    o.subjects = new ArrayList<>(Subjects.ALL);
+                    o.subjects.retainAll(chosen);
+                    break;
+                }
+                case "--threads":
+                    o.threads = positive(value(args, ++i, a), a);
+                    break;
+                case "--forks":
+                    o.forks = positive(value(args, ++i, a), a);
+                    break;
+                case "--jvm":
+                    o.jvm = value(args, ++i, a);
+                    break;
+                case "--jvm-args":
+                    o.jvmArgs.addAll(Arrays.asList(value(args, ++i, a).trim().split("\\s+")));
+                    break;
+                case "--out":
+                    o.out = new File(value(args, ++i, a));
+                    break;
+                case "--write-docs":
+                    o.writeDocs = true;
+                    break;
+                case "--docs":
+                    o.docs = new File(value(args, ++i, a));
+                    break;
+                case "--list":
+                    o.list = true;
+                    break;
+                case "--help":
+                case "-h":
+                    o.help = true;
+                    break;
+                default:
+                    throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
+            }
+        }
+        return o;
+    }
+
+    int forks() {
+        return forks > 0 ? forks : budget.forks;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+        }
+        return args[i];
+    }
+
+    private static int positive(String v, String option) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // falls through to the message
+        }
+        throw new IllegalArgumentException(option + " needs a positive integer, was '" + v + "'");
+    }
+}

@@ -1,0 +1,170 @@
+package dev.forage.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The markdown of a run: header, results table, targets table, details. Numbers come only from {@link RunData}. */
+public final class Report {
+    private Report() {
+    }
+
+    /** Where and how the run was made, for the header. */
+    public static final class Header {
+        final String command;
+        final String date;
+        final String budget;
+        final String machine;
+        final String jvm;
+
+        public Header(String command, String date, String budget, String machine, String jvm) {
+            this.command = command;
+            this.date = date;
+            this.budget = budget;
+            this.machine = machine;
+            this.jvm = jvm;
+        }
+    }
+
+    public static String markdown(RunData data, List<Scenario> scenarios, List<Subject> subjects, Header header,
+            List<Targets.Verdict> verdicts, List<String> charts) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Command: `").append(header.command).append("`  \n");
+        sb.append("Date: ").append(header.date).append("; ").append(header.budget).append("  \n");
+        sb.append("Machine: ").append(header.machine).append("; JVM: ").append(header.jvm).append("\n\n");
+
+        sb.append("Each cell: median (min–max) over every measured iteration of every fork, and ×: the ratio to the "
+                + "best anchor (the best non-Forage subject) of the row. Lower is better everywhere. "
+                + "–: the subject cannot run the scenario.\n\n");
+        sb.append(resultsTable(data, scenarios, subjects));
+
+        if (!verdicts.isEmpty()) {
+            sb.append("\n**Targets** (issue 5; ratios of medians from this run)\n\n");
+            sb.append(targetsTable(verdicts));
+        }
+        String details = details(data, scenarios, subjects);
+        if (!details.isEmpty()) {
+            sb.append("\n**Run details**\n\n").append(details);
+        }
+        if (data.failureCount() > 0) {
+            sb.append("\n**Failed runs**\n\n");
+            for (Scenario sc : scenarios) {
+                for (Subject s : subjects) {
+                    String why = data.failure(sc.id(), s.id());
+                    if (why != null) {
+                        sb.append("- ").append(sc.id()).append(" / ").append(s.id()).append(": ").append(why).append('\n');
+                    }
+                }
+            }
+        }
+        if (!charts.isEmpty()) {
+            sb.append('\n');
+            for (String c : charts) {
+                sb.append("![").append(c).append("](").append(c).append(")\n\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    static String resultsTable(RunData data, List<Scenario> scenarios, List<Subject> subjects) {
+        StringBuilder sb = new StringBuilder("| scenario | metric |");
+        StringBuilder rule = new StringBuilder("| --- | --- |");
+        for (Subject s : subjects) {
+            sb.append(' ').append(s.label()).append(" |");
+            rule.append(" --- |");
+        }
+        sb.append('\n').append(rule).append('\n');
+        for (Scenario sc : scenarios) {
+            for (Metric m : sc.metrics()) {
+                sb.append("| ").append(sc.title()).append(" | ").append(m.label()).append(", ").append(m.unit()).append(" |");
+                Subject best = data.bestAnchor(sc.id(), m.id(), subjects);
+                double bestMedian = best == null ? Double.NaN : data.stats(sc.id(), best.id(), m.id()).median;
+                for (Subject s : subjects) {
+                    sb.append(' ').append(cell(data, sc, m, s, bestMedian)).append(" |");
+                }
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String cell(RunData data, Scenario sc, Metric m, Subject s, double bestMedian) {
+        if (!s.capabilities().contains(sc.needs())) {
+            return "–";
+        }
+        String failure = data.failure(sc.id(), s.id());
+        if (failure != null) {
+            return "failed";
+        }
+        Stats st = data.stats(sc.id(), s.id(), m.id());
+        if (st == null) {
+            return "not run";
+        }
+        String text = (s.isForage() ? "**" + Stats.format(st.median) + "**" : Stats.format(st.median))
+                + " (" + Stats.format(st.min) + "–" + Stats.format(st.max) + ")";
+        double ratio = Stats.ratio(st.median, bestMedian);
+        if (!Double.isNaN(ratio)) {
+            text += " ×" + Stats.format(ratio);
+        }
+        return text;
+    }
+
+    static String targetsTable(List<Targets.Verdict> verdicts) {
+        StringBuilder sb = new StringBuilder("| target | Forage | reference | ratio | limit | result |\n");
+        sb.append("| --- | --- | --- | --- | --- | --- |\n");
+        for (Targets.Verdict v : verdicts) {
+            String result = v.verdict.equals("n/a") ? "n/a: " + v.note : "**" + v.verdict + "**";
+            sb.append("| ").append(v.target).append(" | ").append(v.forage).append(" | ").append(v.reference)
+                    .append(" | ").append(Double.isNaN(v.ratio) ? "" : Stats.format(v.ratio)).append(" | ")
+                    .append(v.limit).append(" | ").append(result).append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    /** Per-subject facts that qualify the numbers: task length, late submissions, stranded wake-ups. */
+    static String details(RunData data, List<Scenario> scenarios, List<Subject> subjects) {
+        StringBuilder sb = new StringBuilder();
+        for (Scenario sc : scenarios) {
+            List<String> parts = new ArrayList<>();
+            for (Subject s : subjects) {
+                List<String> task = data.info(sc.id(), s.id(), "taskCpuMicros");
+                List<String> late = data.info(sc.id(), s.id(), "lateSubmissions");
+                List<String> stranded = data.info(sc.id(), s.id(), "strandedInside");
+                List<String> threads = data.info(sc.id(), s.id(), "poolThreads");
+                List<String> forage = data.info(sc.id(), s.id(), "forageStats");
+                List<String> bits = new ArrayList<>();
+                if (!task.isEmpty()) {
+                    bits.add("task " + String.join("/", task) + " µs CPU");
+                }
+                if (!late.isEmpty() && !late.stream().allMatch("0"::equals)) {
+                    bits.add("late submissions " + String.join("/", late));
+                }
+                if (!stranded.isEmpty() && !stranded.stream().allMatch("0"::equals)) {
+                    bits.add("no other worker woke within 5 ms: " + String.join("/", stranded) + " samples");
+                }
+                if (!threads.isEmpty()) {
+                    bits.add(String.join("/", threads) + " threads");
+                }
+                if (!forage.isEmpty()) {
+                    bits.add("pool statistics: " + String.join(" / ", forage));
+                }
+                if (!bits.isEmpty()) {
+                    parts.add(s.label() + ": " + String.join(", ", bits));
+                }
+            }
+            if (!parts.isEmpty()) {
+                sb.append("- ").append(sc.id()).append(": ").append(String.join("; ", parts)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The generated list of scenarios with what each measures and how. */
+    public static String scenarioList(List<Scenario> scenarios) {
+        StringBuilder sb = new StringBuilder();
+        for (Scenario sc : scenarios) {
+            sb.append("- **`").append(sc.id()).append("`** (").append(sc.title()).append("): ")
+                    .append(sc.description()).append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.forage.bench;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What one (scenario, subject) run in one JVM measured: samples per metric, optional latency histograms, and
+ * informational key/values. {@link #print} writes them as {@link ResultLine}s for the parent process.
+ */
+public final class Results {
+    private final Map<String, List<Double>> samples = new LinkedHashMap<>();
+    private final Map<String, Histogram> histograms = new LinkedHashMap<>();
+    private final Map<String, String> info = new LinkedHashMap<>();
+
+    public void add(String metric, double value) {
+        samples.computeIfAbsent(metric, k -> new ArrayList<>()).add(value);
+    }
+
+    /** Merges {@code h} into the histogram kept for {@code metric} (for the latency charts). */
+    public void addHistogram(String name, Histogram h) {
+        Histogram mine = histograms.get(name);
+        if (mine == null) {
+            histograms.put(name, h.copy());
+        } else {
+            mine.add(h);
+        }
+    }
+
+    public void info(String key, Object value) {
+        info.put(key, String.valueOf(value));
+    }
+
+    public Map<String, List<Double>> samples() {
+        return samples;
+    }
+
+    public Map<String, Histogram> histograms() {
+        return histograms;
+    }
+
+    public Map<String, String> info() {
+        return info;
+    }
+
+    void print(PrintStream out, String scenario, String subject, int threads) {
+        for (Map.Entry<String, List<Double>> e : samples.entrySet()) {
+            out.println(ResultLine.result(scenario, subject, threads, e.getKey(), e.getValue()).format());
+        }
+        for (Map.Entry<String, Histogram> e : histograms.entrySet()) {
+            out.println(ResultLine.histogram(scenario, subject, threads, e.getKey(), e.getValue()).format());
+        }
+        for (Map.Entry<String, String> e : info.entrySet()) {
+            out.println(ResultLine.info(scenario, subject, threads, e.getKey(), e.getValue()).format());
+        }
+        out.flush();
+    }
+}

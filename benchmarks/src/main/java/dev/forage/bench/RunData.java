@@ -1,0 +1,102 @@
+package dev.forage.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/** Everything the runner collected from its child JVMs, keyed by scenario, subject and metric. */
+public final class RunData {
+    private final Map<String, List<Double>> samples = new LinkedHashMap<>();
+    private final Map<String, Histogram> histograms = new LinkedHashMap<>();
+    private final Map<String, List<String>> info = new LinkedHashMap<>();
+    private final Map<String, String> failures = new LinkedHashMap<>();
+
+    private static String key(String scenario, String subject, String metric) {
+        return scenario + '\u0000' + subject + '\u0000' + metric;
+    }
+
+    public void add(ResultLine line) {
+        String k = key(line.scenario, line.subject, line.key);
+        switch (line.type) {
+            case RESULT:
+                samples.computeIfAbsent(k, x -> new ArrayList<>()).addAll(line.values);
+                break;
+            case HIST: {
+                Histogram h = line.decodeHistogram();
+                Histogram mine = histograms.get(k);
+                if (mine == null) {
+                    histograms.put(k, h);
+                } else {
+                    mine.add(h);
+                }
+                break;
+            }
+            case INFO:
+                info.computeIfAbsent(k, x -> new ArrayList<>()).add(line.value);
+                break;
+            default:
+                throw new AssertionError(line.type);
+        }
+    }
+
+    public void fail(String scenario, String subject, String why) {
+        failures.put(key(scenario, subject, ""), why);
+    }
+
+    /** Why the (scenario, subject) run failed, or null. */
+    public String failure(String scenario, String subject) {
+        return failures.get(key(scenario, subject, ""));
+    }
+
+    public int failureCount() {
+        return failures.size();
+    }
+
+    /** The summary of a metric, or null when nothing was measured. */
+    public Stats stats(String scenario, String subject, String metric) {
+        List<Double> v = samples.get(key(scenario, subject, metric));
+        return v == null || v.isEmpty() ? null : Stats.of(v);
+    }
+
+    /** The merged histogram of every fork, or null. */
+    public Histogram histogram(String scenario, String subject, String name) {
+        return histograms.get(key(scenario, subject, name));
+    }
+
+    /** Informational values from every fork, in order (empty if none). */
+    public List<String> info(String scenario, String subject, String k) {
+        return info.getOrDefault(key(scenario, subject, k), List.of());
+    }
+
+    /** The first informational value of that key from any (scenario, subject), or null. */
+    public String anyInfo(String k) {
+        for (Map.Entry<String, List<String>> e : info.entrySet()) {
+            if (e.getKey().endsWith('\u0000' + k) && !e.getValue().isEmpty()) {
+                return e.getValue().get(0);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The anchor (non-Forage subject) with the lowest median for this metric, or null when no anchor was
+     * measured.
+     */
+    public Subject bestAnchor(String scenario, String metric, List<Subject> subjects) {
+        Subject best = null;
+        double bestMedian = Double.POSITIVE_INFINITY;
+        for (Subject s : subjects) {
+            if (s.isForage()) {
+                continue;
+            }
+            Stats st = stats(scenario, s.id(), metric);
+            if (st != null && st.median < bestMedian) {
+                best = s;
+                bestMedian = st.median;
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.forage.bench;
+
+import dev.forage.bench.Subject.Kind;
+import dev.forage.coroutines.ForageDispatchers;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every subject of the comparison, in the order they alternate within a run. Forage subjects come first; the
+ * first Forage subject is the one the targets judge (the pool's default configuration). To add a Forage
+ * configuration (for example another sleep strategy) add one {@code Subject.forage(...)} line.
+ */
+public final class Subjects {
+    private Subjects() {
+    }
+
+    public static final List<Subject> ALL = List.of(
+            Subject.forage("forage-jec", "Forage (JEC)", b -> b, ForageDispatchers::from),
+            Subject.of("forkjoin", "ForkJoinPool", Kind.FORK_JOIN_POOL),
+            Subject.of("common", "commonPool", Kind.COMMON_POOL),
+            Subject.of("default", "Dispatchers.Default", Kind.DEFAULT_DISPATCHER),
+            Subject.of("fixed", "fixed pool", Kind.FIXED_POOL));
+
+    /** The Forage subject the targets judge. */
+    public static Subject primaryForage() {
+        for (Subject s : ALL) {
+            if (s.isForage()) {
+                return s;
+            }
+        }
+        throw new IllegalStateException("no Forage subject in Subjects.ALL");
+    }
+
+    public static Subject byId(String id) {
+        for (Subject s : ALL) {
+            if (s.id().equals(id)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown subject '" + id + "'; known: " + ids());
+    }
+
+    public static List<String> ids() {
+        List<String> ids = new ArrayList<>();
+        for (Subject s : ALL) {
+            ids.add(s.id());
+        }
+        return ids;
+    }
+}

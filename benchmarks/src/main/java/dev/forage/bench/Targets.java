@@ -1,0 +1,183 @@
+package dev.forage.bench;
+
+import dev.forage.bench.scenario.LowLoadCpu;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The targets of issue 5, judged on one run's medians: each is "Forage's median / a reference median ≤ a
+ * limit", except the idle target, which is "Forage's idle CPU = 0". Only the primary Forage subject (the
+ * pool's default configuration) is judged.
+ */
+public final class Targets {
+    /** The subject id the 8-worker low-load target compares against (the seed 000 strategy). */
+    public static final String SEED_000_SUBJECT = "forage-seed000";
+
+    private Targets() {
+    }
+
+    /** One judged target. {@code verdict} is PASS, MISS or n/a (not measurable in this run, see note). */
+    public static final class Verdict {
+        public final String target;
+        public final String forage;
+        public final String reference;
+        public final double ratio;
+        public final String limit;
+        public final String verdict;
+        public final String note;
+
+        Verdict(String target, String forage, String reference, double ratio, String limit, String verdict,
+                String note) {
+            this.target = target;
+            this.forage = forage;
+            this.reference = reference;
+            this.ratio = ratio;
+            this.limit = limit;
+            this.verdict = verdict;
+            this.note = note;
+        }
+    }
+
+    public static List<Verdict> evaluate(RunData data, List<Scenario> scenarios, List<Subject> subjects) {
+        Subject forage = null;
+        for (Subject s : subjects) {
+            if (s.isForage()) {
+                forage = s;
+                break;
+            }
+        }
+        List<Verdict> out = new ArrayList<>();
+        if (forage == null) {
+            return out;
+        }
+        for (Scenario sc : scenarios) {
+            switch (sc.group()) {
+                case THROUGHPUT: {
+                    double limit = sc.id().equals("launch-1m") || sc.id().equals("fib-async") ? 0.8 : 1.0;
+                    out.add(versusBest(data, sc, "time", forage, subjects, limit));
+                    break;
+                }
+                case LOW_LOAD: {
+                    out.add(versusBest(data, sc, "cpu", forage, subjects, 1.0));
+                    if (sc instanceof LowLoadCpu && ((LowLoadCpu) sc).fixedThreads() == 8) {
+                        out.add(versusSubject(data, sc, "cpu", forage, subjects, SEED_000_SUBJECT, 0.5));
+                    }
+                    break;
+                }
+                case IDLE:
+                    out.add(idle(data, sc, forage, subjects));
+                    break;
+                case WAKEUP:
+                    if (sc.id().equals("wakeup-outside")) {
+                        out.add(versusSubject(data, sc, "p50", forage, subjects, "forkjoin", 1.0));
+                        out.add(versusBest(data, sc, "p99", forage, subjects, 1.2));
+                    } else {
+                        out.add(versusBest(data, sc, "p50", forage, subjects, 1.0));
+                    }
+                    break;
+                default:
+                    throw new AssertionError(sc.group());
+            }
+        }
+        return out;
+    }
+
+    private static String name(Scenario sc, String metric) {
+        return sc.id() + (sc.metrics().size() > 1 ? " " + metric : "");
+    }
+
+    private static Verdict versusBest(RunData data, Scenario sc, String metric, Subject forage,
+            List<Subject> subjects, double limit) {
+        String target = name(sc, metric) + ": ≤ " + limit(limit) + " best anchor";
+        Subject best = data.bestAnchor(sc.id(), metric, subjects);
+        if (best == null) {
+            return notMeasurable(target, "no anchor measured");
+        }
+        return judge(data, sc, metric, forage, best, target, limit);
+    }
+
+    private static Verdict versusSubject(RunData data, Scenario sc, String metric, Subject forage,
+            List<Subject> subjects, String referenceId, double limit) {
+        Subject ref = null;
+        for (Subject s : subjects) {
+            if (s.id().equals(referenceId)) {
+                ref = s;
+            }
+        }
+        String target = name(sc, metric) + ": ≤ " + limit(limit) + " " + referenceId;
+        if (ref == null) {
+            return notMeasurable(target, referenceId.equals(SEED_000_SUBJECT)
+                    ? "the seed 000 strategy is not a subject in this build (sleep-strategies issue)"
+                    : referenceId + " was not run");
+        }
+        if (data.stats(sc.id(), ref.id(), metric) == null) {
+            return notMeasurable(target, referenceId + " has no result" + failureNote(data, sc, ref));
+        }
+        return judge(data, sc, metric, forage, ref, target, limit);
+    }
+
+    private static Verdict judge(RunData data, Scenario sc, String metric, Subject forage, Subject ref,
+            String target, double limit) {
+        Stats f = data.stats(sc.id(), forage.id(), metric);
+        Stats r = data.stats(sc.id(), ref.id(), metric);
+        if (f == null) {
+            return notMeasurable(target, forageMissing(data, sc, forage));
+        }
+        double ratio = Stats.ratio(f.median, r.median);
+        String verdict;
+        if (Double.isNaN(ratio)) {
+            verdict = f.median == 0 ? "PASS" : "MISS"; // reference is 0: only 0 is as good
+        } else {
+            verdict = ratio <= limit ? "PASS" : "MISS";
+        }
+        String unit = unit(sc, metric);
+        return new Verdict(target, Stats.format(f.median) + unit, ref.label() + " " + Stats.format(r.median) + unit,
+                ratio, "≤ " + plain(limit), verdict, "");
+    }
+
+    private static Verdict idle(RunData data, Scenario sc, Subject forage, List<Subject> subjects) {
+        String target = "idle: Forage's threads use no CPU once asleep";
+        Stats f = data.stats(sc.id(), forage.id(), "cpu");
+        if (f == null) {
+            return notMeasurable(target, forageMissing(data, sc, forage));
+        }
+        Subject best = data.bestAnchor(sc.id(), "cpu", subjects);
+        String ref = best == null ? "" : best.label() + " " + Stats.format(data.stats(sc.id(), best.id(), "cpu").median)
+                + " µs/s";
+        return new Verdict(target, Stats.format(f.median) + " µs/s (max " + Stats.format(f.max) + ")", ref,
+                Double.NaN, "= 0", f.median == 0 ? "PASS" : "MISS", "");
+    }
+
+    private static String forageMissing(RunData data, Scenario sc, Subject forage) {
+        if (!forage.capabilities().contains(sc.needs())) {
+            return forage.label() + " cannot run it in this build (no " + sc.needs() + " support)";
+        }
+        return forage.label() + " has no result" + failureNote(data, sc, forage);
+    }
+
+    private static String failureNote(RunData data, Scenario sc, Subject s) {
+        String why = data.failure(sc.id(), s.id());
+        return why == null ? " (not run)" : " (failed: " + why + ")";
+    }
+
+    private static Verdict notMeasurable(String target, String note) {
+        return new Verdict(target, "", "", Double.NaN, "", "n/a", note);
+    }
+
+    private static String unit(Scenario sc, String metric) {
+        for (Metric m : sc.metrics()) {
+            if (m.id().equals(metric)) {
+                return m.unit().equals("×") ? "" : " " + m.unit();
+            }
+        }
+        return "";
+    }
+
+    private static String limit(double limit) {
+        return plain(limit) + " ×";
+    }
+
+    private static String plain(double limit) {
+        return java.math.BigDecimal.valueOf(limit).stripTrailingZeros().toPlainString();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.forage.bench.jmh;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The cost of one dispatch, submitted from outside the pool (the injector path) and from inside (a worker's own
+ * deque), including running the empty job. Batches of {@value #BATCH} jobs; the score is per job. With
+ * {@code -prof gc}, {@code gc.alloc.rate.norm} is the bytes allocated per dispatch.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class DispatchBench {
+    static final int BATCH = 1000;
+
+    @Param({"forage", "forkjoin", "fixed"})
+    public String subject;
+
+    @Param({"2"})
+    public int threads;
+
+    private Executor pool;
+    private final AtomicInteger left = new AtomicInteger();
+    private volatile Thread waiter;
+    private final Runnable job = () -> {
+        if (left.decrementAndGet() == 0) {
+            LockSupport.unpark(waiter);
+        }
+    };
+    private final Runnable insideBatch = () -> {
+        for (int i = 0; i < BATCH; i++) {
+            pool.execute(job);
+        }
+    };
+
+    @Setup(Level.Trial)
+    public void start() {
+        pool = Pools.start(subject, threads);
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() throws InterruptedException {
+        Pools.stop(pool);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void outside() {
+        waiter = Thread.currentThread();
+        left.set(BATCH);
+        for (int i = 0; i < BATCH; i++) {
+            pool.execute(job);
+        }
+        awaitBatch();
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void inside() {
+        waiter = Thread.currentThread();
+        left.set(BATCH);
+        pool.execute(insideBatch); // one outside submission, then BATCH from a worker
+        awaitBatch();
+    }
+
+    private void awaitBatch() {
+        while (left.get() != 0) {
+            LockSupport.park(this);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package dev.forage.bench.scenario;
+
+import dev.forage.bench.Budget;
+import dev.forage.bench.Metric;
+import dev.forage.bench.Results;
+import dev.forage.bench.Running;
+import dev.forage.bench.Scenario;
+import dev.forage.bench.Subject;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Wake-up latency: the time from {@code execute} to the first instruction of the job, with idle gaps so that
+ * the workers are asleep when the job arrives. From outside: a foreign thread submits. From inside: a job on one
+ * worker submits and then keeps its worker busy, so another, sleeping, worker has to wake up and take it.
+ */
+public final class WakeupLatency implements Scenario {
+    /** Gap between wake-ups: long enough for every subject's workers to be parked. */
+    static final long GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
+    /** The inside submitter spins at most this long waiting for another worker to take the job. */
+    static final long INSIDE_SPIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final boolean inside;
+
+    public WakeupLatency(boolean inside) {
+        this.inside = inside;
+    }
+
+    @Override
+    public String id() {
+        return inside ? "wakeup-inside" : "wakeup-outside";
+    }
+
+    @Override
+    public String title() {
+        return inside ? "wake-up latency from inside" : "wake-up latency from outside";
+    }
+
+    @Override
+    public String description() {
+        return inside
+                ? "A job on a worker records the time, calls `execute(job2)` and then spins (up to 5 ms) until "
+                        + "job2 starts, so job2 must be taken by another worker, which is asleep: the latency is "
+                        + "from the `execute` call to job2's first instruction. Then 0.8 to 1.2 ms idle before the "
+                        + "next sample. p50 and p99 in µs (HdrHistogram, 3 significant digits)."
+                : "A thread outside the pool records the time and calls `execute(job)`; the job reads the clock "
+                        + "first thing. Between samples the submitter waits until the job ran and then 0.8 to 1.2 ms "
+                        + "more, so the workers are asleep when the next job arrives. p50 and p99 in µs "
+                        + "(HdrHistogram, 3 significant digits).";
+    }
+
+    @Override
+    public List<Metric> metrics() {
+        return List.of(new Metric("p50", "µs", "p50"), new Metric("p99", "µs", "p99"));
+    }
+
+    @Override
+    public Subject.Capability needs() {
+        return Subject.Capability.EXECUTOR;
+    }
+
+    @Override
+    public Group group() {
+        return Group.WAKEUP;
+    }
+
+    @Override
+    public void run(Running subject, Budget budget, Results out) throws Exception {
+        Executor ex = subject.executor();
+        SplittableRandom random = new SplittableRandom(42);
+        Probe probe = new Probe(ex, inside, Thread.currentThread());
+        // Warm-up: same loop, not recorded.
+        Histogram warm = newHistogram();
+        long warmEnd = System.nanoTime() + Math.min(budget.warmupNanos, TimeUnit.MILLISECONDS.toNanos(500));
+        int warmSamples = 0;
+        while (warmSamples < budget.size(100, 5) || System.nanoTime() - warmEnd < 0) {
+            sample(probe, random, warm);
+            warmSamples++;
+        }
+        for (int w = 0; w < budget.windows; w++) {
+            Histogram h = newHistogram();
+            for (int i = 0; i < budget.wakeupsPerWindow; i++) {
+                sample(probe, random, h);
+            }
+            out.add("p50", h.getValueAtPercentile(50) / 1e3);
+            out.add("p99", h.getValueAtPercentile(99) / 1e3);
+            out.addHistogram("latency", h);
+        }
+        out.info("strandedInside", probe.stranded);
+    }
+
+    static Histogram newHistogram() {
+        return new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
+    }
+
+    private static void sample(Probe probe, SplittableRandom random, Histogram h) {
+        long gap = GAP_NANOS * 4 / 5 + random.nextLong(GAP_NANOS * 2 / 5);
+        long until = System.nanoTime() + gap;
+        long now;
+        while ((now = System.nanoTime()) - until < 0) {
+            LockSupport.parkNanos(until - now);
+        }
+        h.recordValue(Math.max(probe.once(), 0));
+    }
+
+    /** The submitted job; reused, one sample at a time. */
+    private static final class Probe implements Runnable {
+        private final Executor ex;
+        private final boolean inside;
+        private final Thread waiter;
+        private final Runnable target = this::started;
+        private volatile long t0;
+        private volatile long latency;
+        private volatile boolean done;
+        /** Inside samples where no other worker took the job within the spin limit. Written by the trigger. */
+        volatile long stranded;
+
+        Probe(Executor ex, boolean inside, Thread waiter) {
+            this.ex = ex;
+            this.inside = inside;
+            this.waiter = waiter;
+        }
+
+        /** One sample: submits and waits (parked) until the job started; returns its latency in ns. */
+        long once() {
+            done = false;
+            if (inside) {
+                ex.execute(this); // the trigger: it submits the target from inside
+            } else {
+                t0 = System.nanoTime();
+                ex.execute(target);
+            }
+            while (!done) {
+                LockSupport.park(this);
+            }
+            return latency;
+        }
+
+        /** The inside trigger, running on a worker. */
+        @Override
+        public void run() {
+            long start = System.nanoTime();
+            t0 = start;
+            ex.execute(target);
+            while (!done) {
+                if (System.nanoTime() - start > INSIDE_SPIN_LIMIT_NANOS) {
+                    stranded++;
+                    return; // this worker will run the target itself once we return
+                }
+                Thread.onSpinWait();
+            }
+        }
+
+        private void started() {
+            latency = System.nanoTime() - t0;
+            done = true;
+            LockSupport.unpark(waiter);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.forage.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.forage.bench.scenario.Scenarios;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every scenario, with tiny sizes, against every subject that can run it, in this JVM; then one real run of the
+ * runner with fresh JVMs. These check that each measurement completes and reports sane numbers, not how fast
+ * anything is.
+ */
+class SmokeTest {
+    @TestFactory
+    Stream<DynamicTest> everyScenarioRunsOnEverySubjectThatCanRunIt() {
+        return Scenarios.ALL.stream().flatMap(sc -> Subjects.ALL.stream()
+                .filter(s -> s.capabilities().contains(sc.needs()))
+                .map(s -> DynamicTest.dynamicTest(sc.id() + " on " + s.id(), () -> Guard.within(60, sc.id(), () -> {
+                    Results r = Child.run(sc, s, sc.threads(2), Budget.TINY);
+                    for (Metric m : sc.metrics()) {
+                        List<Double> v = r.samples().get(m.id());
+                        assertNotNull(v, "no " + m.id() + " from " + sc.id() + " on " + s.id());
+                        int expected = sc.group() == Scenario.Group.THROUGHPUT ? Budget.TINY.iterations
+                                : Budget.TINY.windows;
+                        assertEquals(expected, v.size(), m.id() + " samples");
+                        for (double x : v) {
+                            assertTrue(Double.isFinite(x) && x >= 0, m.id() + " = " + x);
+                            if (sc.group() == Scenario.Group.THROUGHPUT || sc.group() == Scenario.Group.LOW_LOAD) {
+                                // An operation takes time; a loaded pool burns at least the tasks' CPU, give or
+                                // take the clock's accounting.
+                                assertTrue(x > 0, m.id() + " = " + x);
+                            }
+                        }
+                    }
+                    if (sc.group() == Scenario.Group.WAKEUP) {
+                        assertTrue(r.histograms().get("latency").getTotalCount()
+                                == (long) Budget.TINY.windows * Budget.TINY.wakeupsPerWindow);
+                        for (int i = 0; i < Budget.TINY.windows; i++) {
+                            assertTrue(r.samples().get("p50").get(i) <= r.samples().get("p99").get(i));
+                        }
+                    }
+                }))));
+    }
+
+    @Test
+    void theRunnerMeasuresInFreshJvmsAndWritesTableAndCharts(@TempDir File out) throws Exception {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        int[] status = new int[1];
+        Guard.within(300, "Compare", () -> status[0] = Compare.run(new String[] {"--tiny", "--scenarios",
+                "fib-join,lowload-1ms,wakeup-outside", "--subjects", "forage-jec,forkjoin", "--forks", "2",
+                "--out", out.getPath()},
+                new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(stderr, true, StandardCharsets.UTF_8)));
+        String err = stderr.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status[0], "runner failed:\n" + err + stdout.toString(StandardCharsets.UTF_8));
+        assertTrue(err.contains("[ 12/12]"), "progress lines:\n" + err);
+        String md = Files.readString(new File(out, "results.md").toPath());
+        assertTrue(md.contains("| scenario | metric | Forage (JEC) | ForkJoinPool |"), md);
+        for (String row : new String[] {"fork-join fib(30)", "low load: 20 µs task every 1 ms", "wake-up latency from outside"}) {
+            assertTrue(md.lines().anyMatch(l -> l.startsWith("| " + row) && !l.contains("failed")
+                    && !l.contains("not run")), row + " row in:\n" + md);
+        }
+        assertTrue(md.contains("**Targets**"), md);
+        for (String png : new String[] {Compare.WAKEUP_PNG, Compare.LOWLOAD_PNG}) {
+            BufferedImage img = ImageIO.read(new File(out, png));
+            assertNotNull(img, png);
+            assertTrue(img.getWidth() >= 600 && img.getHeight() >= 500, png + " " + img.getWidth() + "x" + img.getHeight());
+        }
+    }
+}
