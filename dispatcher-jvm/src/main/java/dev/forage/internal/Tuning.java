@@ -13,10 +13,11 @@ public final class Tuning {
      * Failed searches before a worker gets sleepy (seed 001, "rounds"); each is a full search plus
      * {@link Thread#yield()}. Speed only: more rounds keep idle workers awake for bursty work and burn more CPU
      * at low load. Rayon uses 32; on the JVM that burnt about 3 to 5 times the useful CPU at one small task per
-     * millisecond, while ForkJoinPool parks after about one scan. Default 1, chosen by measurement (see
+     * millisecond, while ForkJoinPool parks after about one scan. Default 0: a worker that finds nothing gets
+     * sleepy at once, searches once more, and sleeps, chosen by measurement with the comparison runner (see
      * {@code docs/benchmarks.md}, "Tuning"). Property {@code forage.roundsUntilSleepy}.
      */
-    public static final int ROUNDS_UNTIL_SLEEPY = intProperty("forage.roundsUntilSleepy", 1, 0, 1 << 20);
+    public static final int ROUNDS_UNTIL_SLEEPY = intProperty("forage.roundsUntilSleepy", 0, 0, 1 << 20);
 
     /**
      * How many sleepers a worker wakes when it leaves the idle state having found work. Rayon wakes up to 2 so

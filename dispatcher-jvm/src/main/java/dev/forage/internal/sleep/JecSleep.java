@@ -84,9 +84,10 @@ public final class JecSleep implements SleepStrategy {
             Thread.yield();
             idle.rounds++;
         } else if (idle.rounds == roundsUntilSleepy) {
+            // No yield here (Rayon yields): the seed asks for one more search after getting sleepy, not for a
+            // pause, and at low load every yield is a system call per idle spell. Speed only.
             idle.jobsCounter = announceSleepy();
             idle.rounds++;
-            Thread.yield();
         } else if (idle.rounds < roundsUntilSleeping) {
             Thread.yield();
             idle.rounds++;
