@@ -14,6 +14,7 @@ final class Options {
             "  --full               the default: five fresh JVMs per (scenario, subject), longer warm-up",
             "  --scenarios a,b      only these scenarios (see --list)",
             "  --subjects a,b       only these subjects (see --list)",
+            "  --strategies         also every other sleep strategy of Forage (seed 000, EMPER, spin, search cap)",
             "  --threads N          workers per pool (default: available processors); wide-pool scenarios use 8",
             "  --forks N            fresh JVMs per (scenario, subject), overriding the mode's",
             "  --jvm PATH           the java executable for the measuring JVMs (default: this JVM's)",
@@ -26,7 +27,7 @@ final class Options {
 
     Budget budget = Budget.FULL;
     List<Scenario> scenarios = new ArrayList<>(Scenarios.ALL);
-    List<Subject> subjects = new ArrayList<>(Subjects.ALL);
+    List<Subject> subjects = new ArrayList<>(Subjects.DEFAULT);
     int threads = Runtime.getRuntime().availableProcessors();
     int forks = -1;
     String jvm = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
@@ -68,6 +69,9 @@ final class Options {
                     o.subjects.retainAll(chosen);
                     break;
                 }
+                case "--strategies":
+                    o.subjects = new ArrayList<>(Subjects.ALL);
+                    break;
                 case "--threads":
                     o.threads = positive(value(args, ++i, a), a);
                     break;

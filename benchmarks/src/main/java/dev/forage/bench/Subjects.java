@@ -1,5 +1,6 @@
 package dev.forage.bench;
 
+import dev.forage.SleepStrategies;
 import dev.forage.bench.Subject.Kind;
 import dev.forage.coroutines.ForageDispatchers;
 import java.util.ArrayList;
@@ -14,12 +15,33 @@ public final class Subjects {
     private Subjects() {
     }
 
-    public static final List<Subject> ALL = List.of(
+    /** The default run: Forage as users get it, and the anchors. */
+    public static final List<Subject> DEFAULT = List.of(
             Subject.forage("forage-jec", "Forage (JEC)", b -> b, ForageDispatchers::from),
             Subject.of("forkjoin", "ForkJoinPool", Kind.FORK_JOIN_POOL),
             Subject.of("common", "commonPool", Kind.COMMON_POOL),
             Subject.of("default", "Dispatchers.Default", Kind.DEFAULT_DISPATCHER),
             Subject.of("fixed", "fixed pool", Kind.FIXED_POOL));
+
+    /** Forage with each other sleep strategy (docs/sleep-strategies.md); added with {@code --strategies}. */
+    public static final List<Subject> STRATEGIES = List.of(
+            Subject.forage("forage-seed000", "Forage (seed 000)",
+                    b -> b.sleepStrategy(SleepStrategies.SLEEPY_WORKER), ForageDispatchers::from),
+            Subject.forage("forage-emper", "Forage (EMPER)",
+                    b -> b.sleepStrategy(SleepStrategies.EMPER), ForageDispatchers::from),
+            Subject.forage("forage-spin", "Forage (JEC + spin)",
+                    b -> b.sleepStrategy(SleepStrategies.JEC_SPIN), ForageDispatchers::from),
+            Subject.forage("forage-searchcap", "Forage (JEC + search cap)",
+                    b -> b.sleepStrategy(SleepStrategies.JEC_SEARCH_CAP), ForageDispatchers::from));
+
+    /** Every subject, in the order they alternate. */
+    public static final List<Subject> ALL = concat(DEFAULT, STRATEGIES);
+
+    private static List<Subject> concat(List<Subject> a, List<Subject> b) {
+        List<Subject> all = new ArrayList<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
+    }
 
     /** The Forage subject the targets judge. */
     public static Subject primaryForage() {
