@@ -1,0 +1,496 @@
+package dev.forage.interop;
+
+import dev.forage.ForagePool;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A {@link ScheduledExecutorService} over a {@link ForagePool}: tasks run on the pool's workers, delayed and
+ * periodic tasks wait in the pool's own timers (no timer thread), and every blocking method ({@code get},
+ * {@code invokeAll}, {@code invokeAny}, {@code awaitTermination}) called on a pool worker keeps that worker
+ * running other jobs instead of blocking it.
+ *
+ * <pre>{@code
+ * try (ForageExecutorService executor = ForageExecutorService.owning(ForagePool.builder().threads(4).build())) {
+ *     Future<Integer> answer = executor.submit(() -> 6 * 7);
+ *     ScheduledFuture<?> tick = executor.scheduleAtFixedRate(() -> System.out.println("tick"),
+ *             0, 100, TimeUnit.MILLISECONDS);
+ *     System.out.println(answer.get());
+ *     tick.cancel(false);
+ * } // close(): shutdown() and wait; the pool is owned, so it is shut down too
+ * }</pre>
+ *
+ * <h2>Owning a pool, or viewing a shared one</h2>
+ * <ul>
+ *   <li>{@link #owning(ForagePool)}: the executor is the pool's only face. {@code shutdown()} shuts the pool
+ *       down too, {@code shutdownNow()} also returns the pool's own never-started jobs and interrupts its
+ *       workers, and {@code awaitTermination} waits until the pool's threads have ended.</li>
+ *   <li>{@link #viewOf(ForagePool)}: one of possibly many executors over a shared pool (for example
+ *       {@link ForagePool#commonPool()}). Its life cycle is its own: {@code shutdown()} only stops <i>this
+ *       view</i> accepting tasks, {@code shutdownNow()} withdraws and interrupts only this view's tasks, and
+ *       {@code awaitTermination} waits only for the tasks this view accepted. The pool keeps running.</li>
+ * </ul>
+ *
+ * <h2>Contract details</h2>
+ * <ul>
+ *   <li>After {@code shutdown()}, submissions throw {@link RejectedExecutionException}; accepted tasks still
+ *       run, one-shot delayed tasks still run at their deadlines, and periodic tasks are cancelled (the
+ *       defaults of {@code ScheduledThreadPoolExecutor}).</li>
+ *   <li>{@code shutdownNow()} returns the tasks that never started, as they were given to {@code execute}
+ *       or as the futures that {@code submit}/{@code schedule} returned (neither run nor cancelled: run them
+ *       elsewhere or cancel them), and interrupts the threads running this executor's tasks. A task waiting in
+ *       an interruptible {@code get()} on a worker gets its {@link InterruptedException} even though the
+ *       worker ran other jobs meanwhile.</li>
+ *   <li>{@code cancel} on a future that has not started takes it back from the pool at once (a delayed one
+ *       leaves the pool's timers), so it never delays termination.</li>
+ *   <li>A task given to {@code execute} that throws goes to the pool's uncaught-exception handler; a task
+ *       given to {@code submit} keeps its exception in its future.</li>
+ *   <li>{@code invokeAny} starts all tasks, returns the first successful result, and cancels (interrupting)
+ *       the others; when all fail it throws {@link ExecutionException} whose cause is the last failure (the
+ *       others are attached as suppressed exceptions).</li>
+ * </ul>
+ */
+public final class ForageExecutorService implements ScheduledExecutorService, AutoCloseable {
+    /** {@link #control}: this bit once shut down; the low bits count live dispatches. */
+    private static final long SHUTDOWN = 1L << 62;
+    /** Delays and periods are capped here so that deadline arithmetic cannot overflow (about 73 years). */
+    private static final long MAX_NANOS = Long.MAX_VALUE >> 2;
+
+    private final ForagePool pool;
+    private final boolean ownsPool;
+    /**
+     * SHUTDOWN bit plus the number of live dispatches (queued, waiting in a timer, or running). A submission
+     * increments and then checks the bit; shutdown sets the bit and then checks the count (as the pool's own
+     * admission does), so a task is either rejected or counted before termination is decided.
+     */
+    private final AtomicLong control = new AtomicLong();
+    /** The live dispatches, for shutdownNow and for cancelling periodic tasks at shutdown. */
+    private final Set<Dispatch> dispatches = ConcurrentHashMap.newKeySet();
+    /** Released once shut down with no live dispatch; awaitTermination waits on it. */
+    private final LatchStack drained = new LatchStack();
+
+    private ForageExecutorService(ForagePool pool, boolean ownsPool) {
+        this.pool = pool;
+        this.ownsPool = ownsPool;
+    }
+
+    /**
+     * An executor that owns {@code pool}: shutting the executor down shuts the pool down, and termination
+     * means the pool's threads have ended. Do not share the pool with other owners.
+     *
+     * <pre>{@code
+     * ForageExecutorService executor = ForageExecutorService.owning(ForagePool.builder().threads(8).build());
+     * }</pre>
+     *
+     * @throws IllegalArgumentException for the common pool, which lives as long as the JVM (use
+     *     {@link #viewOf})
+     */
+    public static ForageExecutorService owning(ForagePool pool) {
+        if (pool == null) {
+            throw new NullPointerException("owning: pool must not be null");
+        }
+        if (isCommonPool(pool)) {
+            throw new IllegalArgumentException("owning: the common pool cannot be owned (it lives as long as the "
+                    + "JVM); use ForageExecutorService.viewOf(ForagePool.commonPool()), or own a private pool "
+                    + "from ForagePool.builder()");
+        }
+        return new ForageExecutorService(pool, true);
+    }
+
+    /**
+     * An executor over a shared {@code pool} with a life cycle of its own: shutting it down stops only this
+     * view, and awaiting its termination waits only for the tasks it accepted.
+     *
+     * <pre>{@code
+     * ForageExecutorService requests = ForageExecutorService.viewOf(ForagePool.commonPool());
+     * requests.submit(() -> handle(request));
+     * requests.shutdown();                                 // the common pool keeps running
+     * requests.awaitTermination(10, TimeUnit.SECONDS);     // waits for this view's tasks only
+     * }</pre>
+     */
+    public static ForageExecutorService viewOf(ForagePool pool) {
+        if (pool == null) {
+            throw new NullPointerException("viewOf: pool must not be null");
+        }
+        return new ForageExecutorService(pool, false);
+    }
+
+    /** A new {@linkplain #viewOf view} of {@link ForagePool#commonPool()}. */
+    public static ForageExecutorService viewOfCommonPool() {
+        return viewOf(ForagePool.commonPool());
+    }
+
+    private static boolean isCommonPool(ForagePool pool) {
+        // Compare by name first, so that owning a private pool never creates the common pool's threads.
+        return "forage-common".equals(pool.name()) && pool == ForagePool.commonPool();
+    }
+
+    /** The pool the tasks run on; use it for {@link ForageFutures} too. */
+    public ForagePool pool() {
+        return pool;
+    }
+
+    /** True for an executor made by {@link #owning}, false for a {@link #viewOf view}. */
+    public boolean ownsPool() {
+        return ownsPool;
+    }
+
+    // Submission.
+
+    /**
+     * Runs {@code command} on the pool. An exception it throws goes to the pool's uncaught-exception handler.
+     *
+     * @throws RejectedExecutionException after shutdown, or when the pool itself no longer accepts jobs
+     */
+    @Override
+    public void execute(Runnable command) {
+        Checks.notNull(command, "execute", "command");
+        dispatchNow(new Dispatch(this, command), command);
+    }
+
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        Checks.notNull(task, "submit", "task");
+        return dispatchNow(new SubmittedTask<>(task));
+    }
+
+    @Override
+    public Future<?> submit(Runnable task) {
+        Checks.notNull(task, "submit", "task");
+        return dispatchNow(new SubmittedTask<Void>(task, null));
+    }
+
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        Checks.notNull(task, "submit", "task");
+        return dispatchNow(new SubmittedTask<>(task, result));
+    }
+
+    private <T> SubmittedTask<T> dispatchNow(SubmittedTask<T> task) {
+        Dispatch d = new Dispatch(this, task);
+        task.current = d;
+        dispatchNow(d, task);
+        return task;
+    }
+
+    private void dispatchNow(Dispatch d, Object what) {
+        admit(what);
+        dispatches.add(d);
+        try {
+            pool.execute(d);
+        } catch (RejectedExecutionException e) {
+            d.withdraw();
+            throw poolRejected(what, e);
+        }
+    }
+
+    // Invocation of many.
+
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return Invocations.invokeAll(this, tasks, Waiting.FOREVER);
+    }
+
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        Checks.notNull(unit, "invokeAll", "unit");
+        return Invocations.invokeAll(this, tasks, clampNanos(unit.toNanos(timeout)));
+    }
+
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        try {
+            return Invocations.invokeAny(this, tasks, Waiting.FOREVER);
+        } catch (TimeoutException e) {
+            throw new AssertionError("invokeAny without a timeout timed out", e);
+        }
+    }
+
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Checks.notNull(unit, "invokeAny", "unit");
+        return Invocations.invokeAny(this, tasks, clampNanos(unit.toNanos(timeout)));
+    }
+
+    // Scheduling.
+
+    /**
+     * Runs {@code command} once after {@code delay}, from the pool's timers. A delay of zero or less runs it as
+     * soon as a worker looks.
+     */
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        Checks.notNull(command, "schedule", "command");
+        Checks.notNull(unit, "schedule", "unit");
+        long nanos = clampNanos(unit.toNanos(delay));
+        return scheduleFirstRun(new ScheduledTask<Void>(this, command, null, System.nanoTime() + nanos, 0L), nanos);
+    }
+
+    /** Runs {@code callable} once after {@code delay}, from the pool's timers. */
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        Checks.notNull(callable, "schedule", "callable");
+        Checks.notNull(unit, "schedule", "unit");
+        long nanos = clampNanos(unit.toNanos(delay));
+        return scheduleFirstRun(new ScheduledTask<>(this, callable, System.nanoTime() + nanos), nanos);
+    }
+
+    /**
+     * Runs {@code command} after {@code initialDelay} and then every {@code period} (measured from the
+     * scheduled start of each run, so runs do not drift; a late run is followed at once by the next due one,
+     * never overlapping). It stops when a run throws (the future then holds the exception), when the future
+     * is cancelled, or at shutdown.
+     *
+     * @throws IllegalArgumentException if {@code period} is not positive
+     */
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+        return schedulePeriodic("scheduleAtFixedRate", "period", command, initialDelay, period, unit, true);
+    }
+
+    /**
+     * Runs {@code command} after {@code initialDelay} and then again {@code delay} after each run ends. Stops
+     * as {@link #scheduleAtFixedRate} does.
+     *
+     * @throws IllegalArgumentException if {@code delay} is not positive
+     */
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        return schedulePeriodic("scheduleWithFixedDelay", "delay", command, initialDelay, delay, unit, false);
+    }
+
+    private ScheduledFuture<?> schedulePeriodic(String method, String what, Runnable command, long initialDelay,
+            long every, TimeUnit unit, boolean fixedRate) {
+        Checks.notNull(command, method, "command");
+        Checks.notNull(unit, method, "unit");
+        if (every <= 0) {
+            throw new IllegalArgumentException(method + ": " + what + " must be > 0, was " + every + " " + unit);
+        }
+        long nanos = clampNanos(unit.toNanos(initialDelay));
+        long everyNanos = Math.max(1L, clampNanos(unit.toNanos(every)));
+        // ScheduledTask's encoding: a positive period is a fixed rate, a negative one a fixed delay.
+        return scheduleFirstRun(new ScheduledTask<Void>(this, command, null, System.nanoTime() + nanos,
+                fixedRate ? everyNanos : -everyNanos), nanos);
+    }
+
+    private <V> ScheduledTask<V> scheduleFirstRun(ScheduledTask<V> task, long delayNanos) {
+        admit(task);
+        Dispatch d = new Dispatch(this, task);
+        task.current = d;
+        dispatches.add(d);
+        try {
+            d.setTimer(pool.schedule(d, delayNanos, TimeUnit.NANOSECONDS));
+        } catch (RejectedExecutionException e) {
+            d.withdraw();
+            throw poolRejected(task, e);
+        }
+        return task;
+    }
+
+    /**
+     * The next run of a periodic task: counted without the shutdown check (the current run is still live, so
+     * the count cannot reach zero meanwhile; the task re-checks shutdown itself). False if the pool rejects it.
+     */
+    boolean scheduleNextRun(Dispatch d, long delayNanos) {
+        control.incrementAndGet();
+        dispatches.add(d);
+        try {
+            d.setTimer(pool.schedule(d, delayNanos, TimeUnit.NANOSECONDS));
+            return true;
+        } catch (RejectedExecutionException e) {
+            d.withdraw();
+            return false;
+        }
+    }
+
+    // Accounting.
+
+    private void admit(Object what) {
+        long c = control.getAndIncrement();
+        if ((c & SHUTDOWN) != 0) {
+            release();
+            throw new RejectedExecutionException(this + " is shut down and accepts no new tasks (rejected " + what
+                    + "); submit before shutdown()/close(), or to an executor that is running");
+        }
+    }
+
+    private RejectedExecutionException poolRejected(Object what, RejectedExecutionException cause) {
+        return new RejectedExecutionException(this + " cannot run " + what + ": its pool rejected it ("
+                + cause.getMessage() + ")", cause);
+    }
+
+    /** A dispatch ended: it ran, or it was withdrawn. Exactly once per dispatch (its claim). */
+    void dispatchEnded(Dispatch d) {
+        dispatches.remove(d);
+        release();
+    }
+
+    private void release() {
+        if (control.decrementAndGet() == SHUTDOWN) {
+            drained.releaseAll();
+        }
+    }
+
+    /** Sets the SHUTDOWN bit; returns true for the call that set it. */
+    private boolean markShutdown() {
+        while (true) {
+            long c = control.get();
+            if ((c & SHUTDOWN) != 0) {
+                return false;
+            }
+            if (control.compareAndSet(c, c | SHUTDOWN)) {
+                if (c == 0) {
+                    drained.releaseAll();
+                }
+                return true;
+            }
+        }
+    }
+
+    // Life cycle.
+
+    /**
+     * Stops accepting tasks; accepted ones still run, one-shot delayed ones at their deadlines; periodic tasks
+     * are cancelled. An owning executor shuts its pool down too; a view leaves the pool running. Idempotent.
+     */
+    @Override
+    public void shutdown() {
+        markShutdown();
+        for (Dispatch d : dispatches) {
+            if (d.isPeriodic()) {
+                d.task().cancel(false);
+            }
+        }
+        if (ownsPool) {
+            pool.shutdown();
+        }
+    }
+
+    /**
+     * Shuts down, takes back every task that has not started, and interrupts the threads running this
+     * executor's tasks. Returns the tasks taken back: the {@code Runnable}s given to {@code execute}, and the
+     * futures returned by {@code submit} and {@code schedule} (they are neither run nor cancelled). An owning
+     * executor also returns the pool's other never-started jobs and interrupts all its workers.
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        markShutdown();
+        // Withdraw everything first, interrupt second: an interrupted task ends and frees its worker, which
+        // would otherwise start queued tasks that this pass has not withdrawn yet.
+        List<Runnable> neverStarted = new ArrayList<>();
+        for (Dispatch d : dispatches) {
+            if (d.withdraw()) {
+                neverStarted.add(d.reported());
+            }
+        }
+        if (ownsPool) {
+            for (Runnable job : pool.shutdownNow()) { // also interrupts every worker
+                if (job instanceof Dispatch) {
+                    Dispatch d = (Dispatch) job;
+                    if (d.withdraw()) { // one that slipped in meanwhile (a periodic task's next run)
+                        neverStarted.add(d.reported());
+                    }
+                } else {
+                    neverStarted.add(job);
+                }
+            }
+        }
+        for (Dispatch d : dispatches) {
+            d.interruptRunner(); // a no-op unless it is running
+        }
+        if (ownsPool) {
+            // The pool interrupted its workers; wake the helping waits that the jobs run meanwhile hid it from.
+            Waiting.wakeAllIn(pool);
+        }
+        return neverStarted;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return (control.get() & SHUTDOWN) != 0;
+    }
+
+    /** True once shut down and every accepted task ended (and, when owning, the pool's threads have ended). */
+    @Override
+    public boolean isTerminated() {
+        return drained.isReleased() && (!ownsPool || pool.isTerminated());
+    }
+
+    /**
+     * Waits until {@linkplain #isTerminated() terminated} or the timeout elapses. On a worker of a view's pool
+     * it keeps running other jobs while it waits.
+     *
+     * @throws IllegalStateException if this executor owns the pool and the caller is one of its workers (it
+     *     would wait for itself)
+     */
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        Checks.notNull(unit, "awaitTermination", "unit");
+        if (ownsPool && pool.isCurrentThreadWorker() && !pool.isTerminated()) {
+            throw new IllegalStateException("awaitTermination called on a worker of " + pool + ", which " + this
+                    + " owns: it would wait for itself; call it from a thread outside the pool");
+        }
+        long nanos = clampNanos(unit.toNanos(timeout));
+        long deadline = System.nanoTime() + nanos;
+        if (!Waiting.await(drained, nanos)) {
+            return false;
+        }
+        if (ownsPool) {
+            return pool.awaitTermination(Math.max(deadline - System.nanoTime(), 0L), TimeUnit.NANOSECONDS);
+        }
+        return true;
+    }
+
+    /**
+     * Shuts down and waits for termination; interrupted while waiting, it calls {@link #shutdownNow()} and
+     * keeps waiting, then re-asserts the interrupt (as {@code ExecutorService.close()} of Java 19 does). Called
+     * on a worker of the pool it only shuts down: a task cannot wait for the executor that runs it.
+     */
+    @Override
+    public void close() {
+        shutdown();
+        if (pool.isCurrentThreadWorker()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (!isTerminated()) {
+            try {
+                awaitTermination(1L, TimeUnit.DAYS);
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        long c = control.get();
+        return "ForageExecutorService[" + (ownsPool ? "owning " : "view of ") + pool.name() + ", "
+                + (isTerminated() ? "terminated" : (c & SHUTDOWN) != 0 ? "shut down" : "running")
+                + ", tasks=" + (c & ~SHUTDOWN) + "]";
+    }
+
+    private static long clampNanos(long nanos) {
+        return Math.min(Math.max(nanos, 0L), MAX_NANOS);
+    }
+}
