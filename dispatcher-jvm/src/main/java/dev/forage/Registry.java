@@ -13,6 +13,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The shared state of one pool: workers, injector, sleep strategy, timers, and the life cycle.
@@ -55,6 +56,11 @@ final class Registry {
             if (factory == null) {
                 t = new ForageThread(w, name + "-worker-" + i);
                 t.setDaemon(daemon);
+                if (handler != null) {
+                    // Code that reports a failure to the thread's own handler instead of throwing (kotlinx's
+                    // coroutines do, for an exception no CoroutineExceptionHandler took) must reach the pool's too.
+                    t.setUncaughtExceptionHandler(handler);
+                }
             } else {
                 t = factory.newThread(w);
                 if (t == null) {
@@ -139,7 +145,7 @@ final class Registry {
             if (deadline - now < 0 || deadline == TimerQueue.NO_DEADLINE) {
                 deadline = now + (Long.MAX_VALUE >> 1); // saturate: about 146 years
             }
-            TimerTask task = new TimerTask(job, deadline);
+            TimerTask task = new CancellableTimer(this, job, deadline);
             if (timers.add(task)) {
                 int watcher = timers.watcher();
                 if (watcher != TimerQueue.NO_WATCHER) {
@@ -152,6 +158,39 @@ final class Registry {
             return task;
         } finally {
             control.getAndDecrement();
+        }
+    }
+
+    /**
+     * A timer was cancelled. After shutdown the last worker may be parked in its drain loop until the earliest
+     * deadline, staying only to fire pending timers ({@link Worker#drainAndRetire}); once the queue is empty it
+     * must look again and retire, or close() would wait for a deadline that no longer exists. An unpark that
+     * lands before that worker parks leaves a permit, so the park returns at once: no lost wake-up.
+     */
+    void timerCancelled() {
+        if (isShutdown() && timers.isEmpty()) {
+            for (Worker w : workers) {
+                LockSupport.unpark(w.thread);
+            }
+        }
+    }
+
+    /** The pool's timers: cancelling one tells the registry ({@link #timerCancelled()}). */
+    private static final class CancellableTimer extends TimerTask {
+        private final Registry registry;
+
+        CancellableTimer(Registry registry, Runnable job, long deadlineNanos) {
+            super(job, deadlineNanos);
+            this.registry = registry;
+        }
+
+        @Override
+        public boolean cancel() {
+            if (!super.cancel()) {
+                return false;
+            }
+            registry.timerCancelled();
+            return true;
         }
     }
 

@@ -1,0 +1,30 @@
+package dev.forage.coroutines
+
+import dev.forage.ForagePool
+import java.util.concurrent.RejectedExecutionException
+import kotlin.coroutines.CoroutineContext
+import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.cancel
+
+/**
+ * What a dispatcher does with work its pool no longer accepts (the pool was shut down or closed). The pattern of
+ * kotlinx's `ExecutorCoroutineDispatcherImpl`: cancel the coroutine with a cause that names the pool, then run the
+ * block on `Dispatchers.IO` so the coroutine can still run its `finally` blocks. Nothing hangs, and the caller of
+ * `dispatch` never sees an exception.
+ */
+internal object ClosedPool {
+    /** The cancellation cause of a coroutine that was dispatched to [pool] after it closed. */
+    fun cause(pool: ForagePool, rejection: RejectedExecutionException?): CancellationException =
+        CancellationException(
+            "Forage pool '${pool.name()}' is closed: the coroutine was cancelled " +
+                "and finishes (its finally blocks) on Dispatchers.IO",
+            rejection,
+        )
+
+    /** Cancels the coroutine of [context] and runs [block] on `Dispatchers.IO`. Never throws. */
+    fun redirect(pool: ForagePool, context: CoroutineContext, block: Runnable, rejection: RejectedExecutionException) {
+        context.cancel(cause(pool, rejection))
+        Dispatchers.IO.dispatch(context, block)
+    }
+}

@@ -1,0 +1,48 @@
+package dev.forage.coroutines
+
+import kotlin.coroutines.CoroutineContext
+import kotlinx.coroutines.CancellableContinuation
+import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.CoroutineDispatcher
+import kotlinx.coroutines.ExperimentalCoroutinesApi
+import kotlinx.coroutines.cancel
+
+/**
+ * The timer of a `delay`: when it fires, the worker that runs it resumes the coroutine in place (it already runs
+ * on the pool). `resumeUndispatched` only skips the dispatch when the continuation belongs to [dispatcher]
+ * itself; a coroutine on a view (`limitedParallelism`) is dispatched through its view, so the view's bound holds.
+ */
+internal class ResumeTimer(
+    private val dispatcher: CoroutineDispatcher,
+    private val continuation: CancellableContinuation<Unit>,
+    pending: MutableSet<PoolTimer>?,
+) : PoolTimer(pending) {
+    @OptIn(ExperimentalCoroutinesApi::class)
+    override fun fire() {
+        with(continuation) { dispatcher.resumeUndispatched(Unit) }
+    }
+
+    override fun onClosed(cause: CancellationException) {
+        continuation.context.cancel(cause)
+        continuation.cancel(cause)
+    }
+
+    override fun toString(): String = "ResumeTimer[$continuation]"
+}
+
+/** The timer of a `withTimeout` (or any `invokeOnTimeout` user): runs [block] on the worker that fires it. */
+internal class TimeoutTimer(
+    private val block: Runnable,
+    private val context: CoroutineContext,
+    pending: MutableSet<PoolTimer>?,
+) : PoolTimer(pending) {
+    override fun fire() {
+        block.run()
+    }
+
+    override fun onClosed(cause: CancellationException) {
+        context.cancel(cause)
+    }
+
+    override fun toString(): String = "TimeoutTimer[$block]"
+}

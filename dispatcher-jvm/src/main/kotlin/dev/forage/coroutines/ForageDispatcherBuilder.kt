@@ -1,0 +1,104 @@
+package dev.forage.coroutines
+
+import dev.forage.ForagePool
+import dev.forage.ForagePoolBuilder
+import java.lang.reflect.InvocationTargetException
+import java.lang.reflect.Method
+import java.util.concurrent.ThreadFactory
+
+/**
+ * A dispatcher over a new private pool, configured by [configure]; closing the dispatcher closes the pool. Every
+ * setting is checked when it is set.
+ * ```
+ * val compute = forageDispatcher {
+ *     threads = 4              // default: available processors
+ *     name = "compute"         // threads compute-worker-0 .. compute-worker-3
+ * }
+ * compute.use { runBlocking(it) { work() } }
+ * ```
+ * From Java: `ForageDispatcher.from(ForagePool.builder().threads(4).name("compute").build())`.
+ */
+public fun forageDispatcher(configure: ForageDispatcherBuilder.() -> Unit = {}): ForageDispatcher {
+    val builder = ForageDispatcherBuilder()
+    builder.configure()
+    return ForageDispatcher.from(builder.buildPool())
+}
+
+/**
+ * The settings of [forageDispatcher]'s private pool; the same as [ForagePoolBuilder]'s, checked at once with the
+ * same messages.
+ * ```
+ * forageDispatcher {
+ *     threads = 8
+ *     name = "render"
+ *     daemon = false
+ *     uncaughtExceptionHandler = Thread.UncaughtExceptionHandler { t, e -> log.error("on ${t.name}", e) }
+ * }
+ * ```
+ */
+public class ForageDispatcherBuilder internal constructor() {
+    /** Worker threads, from 1 to [ForagePoolBuilder.MAX_THREADS]; default: available processors. */
+    public var threads: Int = Runtime.getRuntime().availableProcessors()
+        set(value) {
+            ForagePool.builder().threads(value)
+            field = value
+        }
+
+    /** The pool's name, the prefix of its threads' names (`name-worker-N`); default `forage-K`. */
+    public var name: String? = null
+        set(value) {
+            requireNotNull(value) { "name must not be null; leave it unset for the default forage-K" }
+            ForagePool.builder().name(value)
+            field = value
+        }
+
+    /** Whether the workers are daemon threads (they do not keep the JVM alive); default true, like `Dispatchers.Default`. */
+    public var daemon: Boolean = true
+
+    /**
+     * Creates the worker threads (then their names and daemon flag are the factory's choice); default: the pool
+     * makes its own. See [ForagePoolBuilder.threadFactory].
+     */
+    public var threadFactory: ThreadFactory? = null
+        set(value) {
+            requireNotNull(value) { "threadFactory must not be null; leave it unset for the pool's own threads" }
+            field = value
+        }
+
+    /**
+     * Receives the uncaught exceptions of coroutines without a `CoroutineExceptionHandler` and of plain jobs;
+     * default: the worker thread's own handler (the JVM's default handler, which prints the stack trace).
+     */
+    public var uncaughtExceptionHandler: Thread.UncaughtExceptionHandler? = null
+        set(value) {
+            requireNotNull(value) { "uncaughtExceptionHandler must not be null; leave it unset for the default" }
+            field = value
+        }
+
+    internal fun buildPool(): ForagePool {
+        val builder = ForagePool.builder().threads(threads).daemon(daemon)
+        name?.let { builder.name(it) }
+        threadFactory?.let { builder.threadFactory(it) }
+        uncaughtExceptionHandler?.let { setUncaughtExceptionHandler(builder, it) }
+        return builder.build()
+    }
+
+    private companion object {
+        /**
+         * [ForagePoolBuilder.uncaughtExceptionHandler], called reflectively: Kotlin 2.2 compiling with
+         * `-Xjdk-release=1.8` cannot resolve a nested JDK type (`Thread.UncaughtExceptionHandler`) in a signature
+         * of the Java sources it compiles alongside ("Cannot access class 'UncaughtExceptionHandler'"), so a direct
+         * call does not compile. The method is public API and its name is checked here once.
+         */
+        private val SET_HANDLER: Method = ForagePoolBuilder::class.java
+            .getMethod("uncaughtExceptionHandler", Thread.UncaughtExceptionHandler::class.java)
+
+        fun setUncaughtExceptionHandler(builder: ForagePoolBuilder, handler: Thread.UncaughtExceptionHandler) {
+            try {
+                SET_HANDLER.invoke(builder, handler)
+            } catch (e: InvocationTargetException) {
+                throw e.targetException
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.forage.coroutines
+
+import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.atomic.AtomicInteger
+import kotlin.coroutines.CoroutineContext
+import kotlin.coroutines.EmptyCoroutineContext
+import kotlinx.coroutines.CoroutineDispatcher
+import kotlinx.coroutines.Delay
+import kotlinx.coroutines.InternalCoroutinesApi
+import kotlinx.coroutines.cancel
+import kotlinx.coroutines.handleCoroutineException
+
+/**
+ * The view returned by `limitedParallelism(n)` when n is below the pool's thread count: never more than
+ * [parallelism] of its tasks run at once.
+ *
+ * Like kotlinx's `LimitedDispatcher`, it keeps its own FIFO [queue] and runs it with at most [parallelism]
+ * "loops", each a job dispatched to [upstream] (the pool's dispatcher, or an enclosing view) that runs queued tasks
+ * one after another. Unlike it, a loop re-queues itself with `dispatchYield` (the back of the pool's injector)
+ * every [FAIRNESS_BUDGET] tasks, instead of with a plain dispatch that would land on top of the same worker's LIFO
+ * deque and run again at once: a busy view yields to other work, and other views get their turn.
+ *
+ * Timers (`delay`, `withTimeout`) are the pool's ([parent]); a fired `delay` resumes through this view, so its
+ * bound holds. After the pool closed, a dispatch from outside the pool cancels the coroutine like the pool's own
+ * dispatcher does; its block still runs through the queue (the loop then runs on `Dispatchers.IO`), within the
+ * bound.
+ */
+@OptIn(InternalCoroutinesApi::class)
+internal class LimitedForageDispatcher(
+    private val parent: ForageDispatcher,
+    private val upstream: CoroutineDispatcher,
+    private val parallelism: Int,
+    private val name: String?,
+) : CoroutineDispatcher(), Delay by parent {
+    private val queue = ConcurrentLinkedQueue<Runnable>()
+
+    /** Loops started and not yet finished; never above [parallelism]. */
+    private val runningLoops = AtomicInteger()
+
+    override fun dispatch(context: CoroutineContext, block: Runnable) {
+        cancelIfPoolClosed(context)
+        queue.offer(block)
+        startLoopIfNeeded(fair = false)
+    }
+
+    override fun dispatchYield(context: CoroutineContext, block: Runnable) {
+        cancelIfPoolClosed(context)
+        queue.offer(block)
+        startLoopIfNeeded(fair = true)
+    }
+
+    override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher {
+        checkParallelism(parallelism)
+        if (parallelism >= this.parallelism) {
+            return if (name == null) this else NamedForageDispatcher(this, parent, name)
+        }
+        return LimitedForageDispatcher(parent, this, parallelism, name)
+    }
+
+    override fun toString(): String = name ?: "$parent.limitedParallelism($parallelism)"
+
+    private fun cancelIfPoolClosed(context: CoroutineContext) {
+        val pool = parent.pool
+        // The pool rejects outside submissions once shut down; its own workers may still submit while it drains.
+        if (pool.isShutdown && !pool.isCurrentThreadWorker) {
+            context.cancel(ClosedPool.cause(pool, null))
+        }
+    }
+
+    /**
+     * Starts one more loop when fewer than [parallelism] run and the queue holds a task. Correctness (no task
+     * left behind while no loop runs) rests on two mirrored steps, both on sequentially consistent atomics:
+     * 1. dispatch: offer the task; then read [runningLoops] (here) and start a loop if below the limit;
+     * 2. a loop that finds the queue empty: decrement [runningLoops]; then re-check the queue ([pollOrStop]).
+     * Either the dispatcher sees the decrement and starts a loop, or the loop sees the task and keeps going.
+     */
+    private fun startLoopIfNeeded(fair: Boolean) {
+        if (!tryAcquireLoop()) {
+            return
+        }
+        val first = pollOrStop() ?: return
+        val loop = Loop(first)
+        // Never throws: the pool's dispatcher redirects rejected work to Dispatchers.IO.
+        if (fair) upstream.dispatchYield(this, loop) else upstream.dispatch(this, loop)
+    }
+
+    private fun tryAcquireLoop(): Boolean {
+        while (true) {
+            val running = runningLoops.get()
+            if (running >= parallelism) {
+                return false
+            }
+            if (runningLoops.compareAndSet(running, running + 1)) {
+                return true
+            }
+        }
+    }
+
+    /** The next task for a loop that holds a slot, or null after giving the slot back (step 2 above). */
+    private fun pollOrStop(): Runnable? {
+        while (true) {
+            queue.poll()?.let { return it }
+            runningLoops.decrementAndGet()
+            if (queue.isEmpty() || !tryAcquireLoop()) {
+                return null
+            }
+        }
+    }
+
+    /** One of at most [parallelism] jobs on the pool that run this view's tasks. */
+    private inner class Loop(private var next: Runnable) : Runnable {
+        override fun run() {
+            var budget = FAIRNESS_BUDGET
+            while (true) {
+                try {
+                    next.run()
+                } catch (e: Throwable) {
+                    // A coroutine's task handles its own failures; a plain Runnable (asExecutor()) may not.
+                    // The loop must survive it, or its slot would be lost.
+                    handleCoroutineException(EmptyCoroutineContext, e)
+                }
+                next = pollOrStop() ?: return
+                if (--budget == 0) {
+                    // Keep the slot and go to the back of the pool's line (Hazard: `next` is read by whoever runs
+                    // this loop next; the dispatch publishes it).
+                    upstream.dispatchYield(this@LimitedForageDispatcher, this)
+                    return
+                }
+            }
+        }
+
+        override fun toString(): String = "Loop[${this@LimitedForageDispatcher}]"
+    }
+
+    private companion object {
+        /** Tasks a loop runs before it re-queues itself (kotlinx's LimitedDispatcher uses the same 16). */
+        const val FAIRNESS_BUDGET = 16
+    }
+}

@@ -1,0 +1,171 @@
+@file:JvmName("SuspendingWaits")
+
+package dev.forage.coroutines
+
+import dev.forage.ForagePool
+import dev.forage.Scope
+import dev.forage.detachedScope
+import dev.forage.firstFailure
+import dev.forage.internal.latch.CountLatch
+import dev.forage.recordBodyFailure
+import java.util.concurrent.RejectedExecutionException
+import kotlin.coroutines.Continuation
+import kotlin.coroutines.coroutineContext
+import kotlin.coroutines.suspendCoroutine
+import kotlinx.coroutines.ensureActive
+
+/**
+ * The suspending form of [ForagePool.join]: runs [a] and [b], potentially in parallel, and returns both results.
+ * The coroutine suspends instead of blocking while the jobs run, and the last job to finish resumes it through
+ * its dispatcher.
+ *
+ * Called on one of this pool's workers, [a] runs right here and [b] is pushed where idle workers can steal it;
+ * called anywhere else (the main thread, `Dispatchers.IO`, another pool), both run as jobs on this pool. If [a] or
+ * [b] throws, the exception is rethrown after both finished (when both throw, [a]'s carries [b]'s as suppressed).
+ *
+ * Cancellation: the jobs cannot be interrupted and may use the caller's data, so this returns only after both
+ * finished, even when the coroutine is cancelled meanwhile; then it throws the coroutine's
+ * [kotlinx.coroutines.CancellationException] instead of returning the results. To stop early, a job can check
+ * the caller's `Job` (captured before the call) for `isActive`.
+ * ```
+ * // In a coroutine: both halves run on the pool; the coroutine suspends until both are done.
+ * val mid = data.size / 2
+ * val (left, right) = pool.awaitJoin({ data.sum(0, mid) }, { data.sum(mid, data.size) })
+ * val total = left + right
+ * ```
+ *
+ * @throws RejectedExecutionException if called from outside the pool after it was shut down
+ */
+public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
+    val join = SuspendedJoin(a, b)
+    suspendCoroutine { continuation -> join.start(this, continuation) }
+    return join.outcome()
+}
+
+/**
+ * The suspending form of [ForagePool.scope]: runs [body], which may [spawn][Scope.spawn] jobs, and returns its
+ * result once the body and every spawned job finished. The coroutine suspends instead of blocking meanwhile;
+ * the last job to finish resumes it through its dispatcher.
+ *
+ * Called on one of this pool's workers, [body] runs right here; anywhere else, it runs as a job on this pool.
+ * Failures: as [ForagePool.scope] (the first failure is rethrown after every job finished, later ones
+ * suppressed; a failing job does not cancel its siblings). Cancellation: as [awaitJoin], the scope always waits
+ * for its jobs, then throws the coroutine's cancellation instead of returning the result.
+ * ```
+ * val squares = IntArray(n)
+ * pool.awaitScope { s ->
+ *     for (i in 0 until n) s.spawn { -> squares[i] = i * i }
+ * }
+ * ```
+ * (`Scope.spawn` takes a `Runnable` or a `ScopeTask`; write `{ -> ... }` for a plain job and `{ inner -> ... }` for
+ * one that spawns more, or Kotlin cannot choose.)
+ * ```
+ * pool.awaitScope { s -> s.spawn { inner -> inner.spawn { -> leaf() } } }
+ * ```
+ *
+ * @throws RejectedExecutionException if called from outside the pool after it was shut down
+ */
+public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
+    val scope = SuspendedScope(this, body)
+    suspendCoroutine { continuation -> scope.start(continuation) }
+    return scope.outcome()
+}
+
+/** The state of one [awaitJoin]: written by the jobs before their count is released, read after the resume. */
+private class SuspendedJoin<A, B>(private val a: () -> A, private val b: () -> B) {
+    private var resultA: A? = null
+    private var resultB: B? = null
+    private var failureA: Throwable? = null
+    private var failureB: Throwable? = null
+
+    fun start(pool: ForagePool, continuation: Continuation<Unit>) {
+        val done = CountLatch(ContinuationLatch(continuation)) // one count for a
+        done.increment() // one for b
+        val jobB = Runnable {
+            runB()
+            done.set()
+        }
+        if (pool.isCurrentThreadWorker) {
+            pool.execute(jobB) // our own deque: accepted even while the pool drains after shutdown
+            runA()
+            done.set()
+            return
+        }
+        pool.execute(Runnable { // throws RejectedExecutionException after shutdown: nothing started yet
+            runA()
+            done.set()
+        })
+        try {
+            pool.execute(jobB)
+        } catch (e: RejectedExecutionException) {
+            // Shut down between the two submissions: a runs; b never will.
+            failureB = e
+            done.set()
+        }
+    }
+
+    private fun runA() {
+        try {
+            resultA = a()
+        } catch (t: Throwable) {
+            failureA = t
+        }
+    }
+
+    private fun runB() {
+        try {
+            resultB = b()
+        } catch (t: Throwable) {
+            failureB = t
+        }
+    }
+
+    suspend fun outcome(): Pair<A, B> {
+        val fa = failureA
+        val fb = failureB
+        if (fa != null) {
+            if (fb != null && fb !== fa) {
+                fa.addSuppressed(fb)
+            }
+            throw fa
+        }
+        if (fb != null) {
+            throw fb
+        }
+        coroutineContext.ensureActive()
+        @Suppress("UNCHECKED_CAST")
+        return Pair(resultA as A, resultB as B)
+    }
+}
+
+/** The state of one [awaitScope]. */
+private class SuspendedScope<T>(private val pool: ForagePool, private val body: (Scope) -> T) {
+    private var result: T? = null
+    private lateinit var scope: Scope
+
+    fun start(continuation: Continuation<Unit>) {
+        val jobs = CountLatch(ContinuationLatch(continuation)) // the body's count
+        scope = detachedScope(pool, jobs)
+        if (pool.isCurrentThreadWorker) {
+            runBody(jobs)
+        } else {
+            pool.execute(Runnable { runBody(jobs) }) // throws RejectedExecutionException after shutdown
+        }
+    }
+
+    private fun runBody(jobs: CountLatch) {
+        try {
+            result = body(scope)
+        } catch (t: Throwable) {
+            scope.recordBodyFailure(t)
+        }
+        jobs.set() // the body's own count
+    }
+
+    suspend fun outcome(): T {
+        scope.firstFailure()?.let { throw it }
+        coroutineContext.ensureActive()
+        @Suppress("UNCHECKED_CAST")
+        return result as T
+    }
+}

@@ -1,0 +1,6 @@
+package dev.forage
+
+// Test-only views of package-private pool state (this file is in package dev.forage for that reason).
+
+/** Timers in the pool's timer queue right now: pending, neither fired nor cancelled. */
+internal fun ForagePool.timerQueueSize(): Int = registry().timers.size()
