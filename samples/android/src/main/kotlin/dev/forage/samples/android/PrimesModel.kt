@@ -1,6 +1,7 @@
 package dev.forage.samples.android
 
 import android.os.Looper
+import dev.forage.coroutines.Forage
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.CoroutineScope
@@ -29,7 +30,7 @@ import kotlinx.coroutines.withContext
  * @param work the computation, given the limit (replaceable for tests).
  */
 class PrimesModel(
-    private val workDispatcher: CoroutineDispatcher = Dispatchers.Default,
+    private val workDispatcher: CoroutineDispatcher = Dispatchers.Forage,
     private val work: suspend (limit: Int) -> Int = { limit -> countPrimesBelow(limit) },
 ) {
     // Main.immediate: a call from the main thread updates the state at once instead of one frame later.

@@ -1,6 +1,7 @@
 package dev.forage.samples.android
 
 import android.os.Looper
+import dev.forage.ForagePool
 import kotlinx.coroutines.awaitCancellation
 import org.junit.Assert.assertEquals
 import org.junit.Assert.assertSame
@@ -49,6 +50,24 @@ class PrimesModelTest {
         )
         val main = Looper.getMainLooper().thread
         seen.forEach { (state, thread) -> assertSame("$state published off the main thread", main, thread) }
+        model.clear()
+    }
+
+    @Test
+    fun theWorkRunsOnForageWorkersNotOnTheMainThread() {
+        val workThreads = java.util.concurrent.ConcurrentLinkedQueue<Thread>()
+        val onForage = java.util.concurrent.atomic.AtomicBoolean(true)
+        val model = PrimesModel(work = { limit ->
+            workThreads += Thread.currentThread()
+            if (ForagePool.current() !== ForagePool.commonPool()) onForage.set(false)
+            countPrimesBelow(limit)
+        })
+        model.count(10_000)
+        idleMainLooperUntil("the count") { model.state is PrimesState.Done }
+
+        assertEquals(PrimesState.Done(10_000, 1229), model.state) // pi(10^4) = 1229
+        assertTrue("the work ran on Dispatchers.Forage's pool, threads: $workThreads", onForage.get())
+        assertTrue(workThreads.none { it === Looper.getMainLooper().thread })
         model.clear()
     }
 
