@@ -6,8 +6,8 @@ import java.util.Locale
 
 /** Settings of a comparison run; every phase is bounded by a count and a time limit. */
 data class ComparisonSettings(
-    val rounds: Int = 2,
-    val warmupRequests: Int = 4_000,
+    val rounds: Int = 3,
+    val warmupRequests: Int = 5_000,
     val connections: Int = 16,
     val saturatedRequests: Int = 20_000,
     val saturatedMaxSeconds: Int = 60,
@@ -57,6 +57,16 @@ class BackendRun(val round: Int, val backend: Backend, val phases: List<PhaseRes
  * loopback load.
  */
 fun compare(settings: ComparisonSettings, log: (String) -> Unit = {}): List<BackendRun> {
+    // Not measured: a first pass over both backends, so that the JIT has compiled the code they share (Ktor,
+    // hashing, the load generator) before either is measured.
+    for (backend in Backend.entries) {
+        SampleServer.start(backend).use { server ->
+            log("JIT warm-up, ${backend.name.lowercase()}")
+            LoadGenerator(server.port).closedLoop(
+                "jit-warmup", settings.connections, settings.warmupRequests, settings.saturatedMaxSeconds * 1000L,
+            )
+        }
+    }
     val runs = ArrayList<BackendRun>()
     for (round in 1..settings.rounds) {
         val order = if (round % 2 == 1) listOf(Backend.FORAGE, Backend.DEFAULT) else listOf(Backend.DEFAULT, Backend.FORAGE)
@@ -96,11 +106,34 @@ fun table(runs: List<BackendRun>): String {
             )
         }
     }
+    out.append("\nMedian over the rounds:\n\n")
+    out.append("| backend | phase | req/s | p50 ms | p99 ms | server CPU µs/req |\n")
+    out.append("| --- | --- | ---: | ---: | ---: | ---: |\n")
+    for (backend in Backend.entries) {
+        val mine = runs.filter { it.backend == backend }.flatMap { it.phases }
+        for (phase in mine.map { it.phase }.distinct()) {
+            val results = mine.filter { it.phase == phase }
+            out.append(
+                String.format(
+                    Locale.ROOT, "| %s | %s | %.0f | %.2f | %.2f | %.0f |\n",
+                    backend.name.lowercase(), phase, median(results.map { it.requestsPerSecond }),
+                    median(results.map { it.latencyMillis(50.0) }), median(results.map { it.latencyMillis(99.0) }),
+                    median(results.map { it.serverCpuMicrosPerRequest }),
+                ),
+            )
+        }
+    }
     out.append("\nIdle (server up, no requests), process CPU in ms per second:")
     for (run in runs) {
         out.append(String.format(Locale.ROOT, " round %d %s %.1f;", run.round, run.backend.name.lowercase(), run.idleCpuMillisPerSecond))
     }
     return out.toString().removeSuffix(";") + "\n"
+}
+
+private fun median(values: List<Double>): Double {
+    val sorted = values.sorted()
+    val mid = sorted.size / 2
+    return if (sorted.size % 2 == 1) sorted[mid] else (sorted[mid - 1] + sorted[mid]) / 2
 }
 
 /** `LoadComparison [flags]`: prints the settings, the machine, and the results table. */
