@@ -1,5 +1,7 @@
 package dev.forage.strategies;
 
+import dev.forage.internal.sleep.TestProbe;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** Seed 003's strategy at the unit level: hints, pending notifications, withdrawn reads, passed-on hints. */
 class EmperSleepTest {
-    private final FakeWorker.Probe probe = new FakeWorker.Probe();
+    private final TestProbe probe = new TestProbe();
 
     private EmperSleep emper(int threads) {
         return new EmperSleep(threads, probe, 0); // 0 rounds: the first failed search goes to sleep

@@ -4,7 +4,6 @@ import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.latch.SpinLatch;
 import dev.forage.internal.sleep.IdleContext;
 import dev.forage.internal.sleep.IdleState;
-import dev.forage.internal.sleep.PoolProbe;
 import dev.forage.internal.sleep.SleepStrategy;
 
 /**
@@ -60,27 +59,5 @@ final class FakeWorker implements IdleContext {
     @Override
     public WorkerCounters counters() {
         return counters;
-    }
-
-    /** The pool as a strategy sees it, set by the test. */
-    static final class Probe implements PoolProbe {
-        volatile int callingWorker = -1;
-        volatile boolean visibleWork;
-        volatile boolean unclaimedInjectedWork;
-
-        @Override
-        public boolean hasUnclaimedInjectedWork() {
-            return unclaimedInjectedWork;
-        }
-
-        @Override
-        public int callingWorkerIndex() {
-            return callingWorker;
-        }
-
-        @Override
-        public boolean hasVisibleWork() {
-            return visibleWork;
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.forage.strategies;
 
+import dev.forage.internal.sleep.TestProbe;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class SearchCapAndSpinTest {
     @Test
     void atMostHalfTheWorkersSearchAndTheLastSearcherHandsOver() {
-        SearchCapSleep s = new SearchCapSleep(4, new FakeWorker.Probe());
+        SearchCapSleep s = new SearchCapSleep(4, new TestProbe());
         FakeWorker[] w = new FakeWorker[4];
         for (int i = 0; i < 4; i++) {
             w[i] = new FakeWorker(s, i);
@@ -34,7 +36,7 @@ class SearchCapAndSpinTest {
 
     @Test
     void aSearcherStopsSearchingWhenItGetsSleepy() {
-        SearchCapSleep s = new SearchCapSleep(2, 1, new FakeWorker.Probe());
+        SearchCapSleep s = new SearchCapSleep(2, 1, new TestProbe());
         FakeWorker w = new FakeWorker(s, 0);
         w.startLooking();
         assertEquals(1, s.searchingThreads());
@@ -47,7 +49,7 @@ class SearchCapAndSpinTest {
     @Test
     void spinningEndsAtOnceWhenWorkIsVisible() {
         Recording inner = new Recording();
-        FakeWorker.Probe probe = new FakeWorker.Probe();
+        TestProbe probe = new TestProbe();
         probe.visibleWork = true;
         SpinForWork s = new SpinForWork(inner, 1, 60_000_000_000L, probe); // a minute: only work ends it
         FakeWorker w = new FakeWorker(s, 0);
@@ -61,7 +63,7 @@ class SearchCapAndSpinTest {
     @Test
     void afterTheSpinTimeTheInnerStrategyTakesOver() {
         Recording inner = new Recording();
-        FakeWorker.Probe probe = new FakeWorker.Probe();
+        TestProbe probe = new TestProbe();
         long spin = 2_000_000L;
         SpinForWork s = new SpinForWork(inner, 1, spin, probe);
         FakeWorker w = new FakeWorker(s, 0);
@@ -81,7 +83,7 @@ class SearchCapAndSpinTest {
     /** Counts the calls that reach it; never blocks. */
     private static final class Recording implements SleepStrategy {
         final AtomicInteger noWorkFound = new AtomicInteger();
-        private final JecSleep jec = new JecSleep(1, new FakeWorker.Probe());
+        private final JecSleep jec = new JecSleep(1, new TestProbe());
 
         @Override
         public IdleState startLooking(int workerIndex) {
