@@ -94,7 +94,11 @@ public final class SleepyWorkerSleep implements SleepStrategy {
     }
 
     private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
-        idle.rounds = 0; // whatever happens below, the next idle spell starts awake
+        // A latch SET before SLEEPING reaches no tickle (the four-state latch calls notifyWorkerLatchIsSet only
+        // for SLEEPING), so on those two returns we still hold the sleepy slot. Keep the rounds: the worker loop
+        // sees the latch and calls workFound, whose tickle releases the slot, as seed 000's work_found does.
+        // Otherwise no worker could ever get sleepy again (one sleepy worker at a time), and an idle pool would
+        // yield-spin until some unrelated job tickled.
         if (!latch.getSleepy()) {
             return; // SET: the worker loop sees it
         }
@@ -106,6 +110,9 @@ public final class SleepyWorkerSleep implements SleepStrategy {
             if (!latch.fallAsleep()) {
                 return; // SET while we got sleepy
             }
+            // From here the slot is freed (by our sleep CAS or by the tickle that makes it fail): the next idle
+            // spell starts awake.
+            idle.rounds = 0;
             // The word's CAS under the lock: a tickle that swaps the word after it sees the asleep bit and must
             // take this lock to notify, which it gets only once we wait.
             if (word.fallAsleep(idle.workerIndex)) {
