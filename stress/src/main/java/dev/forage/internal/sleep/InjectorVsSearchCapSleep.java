@@ -44,7 +44,7 @@ public class InjectorVsSearchCapSleep {
     private static final Runnable JOB = () -> { };
 
     private final Injector injector = new Injector();
-    private final SearchCapSleep sleep = new SearchCapSleep(1, 0);
+    private final SearchCapSleep sleep = new SearchCapSleep(1, 0, new RaceProbe(injector));
     private final SpinLatch latch = new SpinLatch(sleep, 0);
     private final RaceIdleContext context = new RaceIdleContext(injector);
     private final IdleState idle;

@@ -32,4 +32,10 @@ final class RaceProbe implements PoolProbe {
         }
         return any;
     }
+
+    /** The pool's definition without timers (these races have none): a job is queued in the injector. */
+    @Override
+    public boolean hasUnclaimedInjectedWork() {
+        return !injector.isEmpty();
+    }
 }
