@@ -399,12 +399,12 @@ final class Registry implements PoolProbe {
     }
 
     @Override
-    public boolean hasUnclaimedInjectedWork() {
-        return !injector.isEmpty() || (!timers.isEmpty() && timers.watcher() == TimerQueue.NO_WATCHER);
+    public boolean hasUnclaimedWork() {
+        return hasQueuedJobs() || (!timers.isEmpty() && timers.watcher() == TimerQueue.NO_WATCHER);
     }
 
-    @Override
-    public boolean hasVisibleWork() {
+    /** Volatile reads of the injector and of every deque: a job is queued somewhere. */
+    boolean hasQueuedJobs() {
         if (!injector.isEmpty()) {
             return true;
         }
@@ -413,7 +413,12 @@ final class Registry implements PoolProbe {
                 return true;
             }
         }
-        if (callerWorker != null && !callerWorker.deque.isEmpty()) {
+        return callerWorker != null && !callerWorker.deque.isEmpty();
+    }
+
+    @Override
+    public boolean hasVisibleWork() {
+        if (hasQueuedJobs()) {
             return true;
         }
         long due = timers.earliestDeadline();

@@ -333,8 +333,8 @@ final class Worker implements Runnable, IdleContext {
     // IdleContext: called by the sleep strategy on this worker's thread.
 
     @Override
-    public boolean hasInjectedJobs() {
-        return !injector.isEmpty();
+    public boolean hasQueuedJobs() {
+        return registry.hasQueuedJobs();
     }
 
     @Override

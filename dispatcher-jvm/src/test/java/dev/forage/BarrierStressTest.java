@@ -11,6 +11,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * trip needs every worker awake at once, each holding one job, so a single lost wake-up leaves the barrier one
  * party short forever: the watchdog turns that into a failure with a thread dump. Between trips the workers
  * may fall asleep, so every trip exercises waking them, from outside and from inside the pool.
+ *
+ * <p>The second test isolates the race CI found in the first: a job pushes the other parties onto its own deque
+ * and then blocks at the barrier, so it never pops them itself. Workers that were idle when the pushes were
+ * posted (so nobody was woken) may each steal one party and leave; the hand-off rule of docs/sleep.md section
+ * 3.6 must then wake a sleeper for the party still queued on the blocked pusher's deque.
  */
 @Watchdog.Budget(seconds = 180)
 class BarrierStressTest {
@@ -59,6 +64,34 @@ class BarrierStressTest {
                 barrier.await();
             }
             System.out.println("BarrierStressTest " + threads + " workers, " + trips + " trips: " + pool.statistics());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} workers")
+    @ValueSource(ints = {3, 4, 8})
+    void partiesLeftOnABlockedPushersDequeAreTaken(int threads) throws Exception {
+        int trips = Pools.longRun() ? 200_000 : 20_000;
+        CyclicBarrier barrier = new CyclicBarrier(threads + 1);
+        Runnable party = () -> {
+            try {
+                barrier.await();
+            } catch (InterruptedException | BrokenBarrierException e) {
+                throw new AssertionError(e);
+            }
+        };
+        try (ForagePool pool = Pools.pool(threads)) {
+            Runnable pusher = () -> {
+                for (int i = 1; i < threads; i++) {
+                    pool.execute(party); // onto this worker's own deque
+                }
+                party.run(); // blocks until every party runs: the pushed ones must be taken by other workers
+            };
+            for (int trip = 0; trip < trips; trip++) {
+                pool.execute(pusher);
+                barrier.await();
+            }
+            System.out.println("BarrierStressTest (blocked pusher) " + threads + " workers, " + trips + " trips: "
+                    + pool.statistics());
         }
     }
 }

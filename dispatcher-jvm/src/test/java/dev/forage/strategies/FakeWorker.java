@@ -47,7 +47,7 @@ final class FakeWorker implements IdleContext {
     }
 
     @Override
-    public boolean hasInjectedJobs() {
+    public boolean hasQueuedJobs() {
         return false;
     }
 

@@ -13,8 +13,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Memory ordering (the JMM rendering of Lê et al., "Correct and Efficient Work-Stealing for Weak Memory
  * Models", PPoPP 2013):
  * <ul>
- *   <li>{@code push}: the slot is written with an ordered store, then {@code bottom} with an ordered store
- *       (release): a thief that reads the new bottom sees the job.</li>
+ *   <li>{@code push}: the slot is written with an ordered store, then {@code bottom} with a volatile store.
+ *       Release would be enough for the deque itself (a thief that reads the new bottom sees the job); the
+ *       volatile store is for the sleep protocol: it puts the push into the JMM's synchronization order
+ *       before the pusher's read of the sleep counters, so an idle or sleepy worker that is counted after that
+ *       read is sure to see the job (the Dekker pair of {@code docs/sleep.md} section 4, for internal jobs).
+ *       ForkJoinPool pays the same full fence per push.</li>
  *   <li>{@code pop}: {@code bottom} is decremented with a volatile write and {@code top} read with a volatile
  *       read. Volatile accesses are totally ordered (the JMM's synchronization order), which is the StoreLoad
  *       fence the algorithm needs between "I reserve the last slot" and "did a thief take it?".</li>
@@ -45,8 +49,6 @@ public final class WorkDeque {
     private static final int INITIAL_CAPACITY = 64;
     private static final AtomicLongFieldUpdater<WorkDeque> TOP =
             AtomicLongFieldUpdater.newUpdater(WorkDeque.class, "top");
-    private static final AtomicLongFieldUpdater<WorkDeque> BOTTOM =
-            AtomicLongFieldUpdater.newUpdater(WorkDeque.class, "bottom");
 
     /** Index of the oldest job; only ever increases; advanced by CAS. */
     private volatile long top;
@@ -69,8 +71,10 @@ public final class WorkDeque {
             a = grow(a, t, b);
         }
         a.lazySet(index(a, b), job);
-        // Release: a thief that reads bottom == b + 1 also sees the slot written above.
-        BOTTOM.lazySet(this, b + 1);
+        // Volatile, not lazySet: a thief that reads bottom == b + 1 sees the slot written above (release), and
+        // the sleep protocol needs this store ordered before the pusher's next read of the counters (StoreLoad;
+        // class comment). A lazySet here let a worker that was counted idle leave without seeing the job.
+        bottom = b + 1;
     }
 
     /** Owner only. Pops the newest job, or returns {@code null} when the deque is empty. */

@@ -11,10 +11,11 @@ public interface IdleContext {
     long PARK_FOREVER = Long.MAX_VALUE;
 
     /**
-     * The final check before blocking (seed 001): is there a job in the injector? Must be a volatile read of
-     * the injector, made after the sleeper was counted.
+     * The final check before blocking (seed 001's S4): is there a job in the injector or in any worker's deque?
+     * Volatile reads of the injector and of every deque, made after the sleeper was counted. (Seed 001 checks
+     * the injector only; the deques make the same guarantee hold for internal jobs, docs/sleep.md section 4.)
      */
-    boolean hasInjectedJobs();
+    boolean hasQueuedJobs();
 
     /**
      * Called with the worker's sleep lock held, just before each block: how long to park. A worker that holds

@@ -65,11 +65,12 @@ public final class JecSleep implements SleepStrategy {
         if (wakeOnWorkFound > 0) {
             // Rayon's ramp-up: wake up to two sleepers on every idle-to-active transition.
             wakeAnyThreads(Math.min(sleepers, wakeOnWorkFound));
-        } else if (probe.hasUnclaimedInjectedWork()) {
+        } else if (probe.hasUnclaimedWork()) {
             // The hand-off rule, needed for liveness, not only speed: a poster that saw this worker idle woke
             // nobody (newJobs: idle >= count) and counted on it to take the job. It is leaving with other work,
-            // so if an injected job (or a timer nobody watches) is still there, a sleeper must take it. E1 (the
-            // decrement above, a volatile RMW) then E2 (the probe's volatile reads) mirror I1 then I3.
+            // so if a job is still queued (injector or any deque, or a timer nobody watches), a sleeper must take
+            // it: the pusher of an internal job may itself be blocked in user code. E1 (the decrement above, a
+            // volatile RMW) then E2 (the probe's volatile reads) mirror I1 (the push's volatile write) then I3.
             wakeAnyThreads(1);
         }
     }
@@ -138,8 +139,9 @@ public final class JecSleep implements SleepStrategy {
             // S3, the SleepFence: the CAS above is a volatile read-modify-write and the injector check below is
             // a volatile read; the JMM's total synchronization order gives the guarantee Rayon buys with
             // fence(SeqCst). Mirrors I2 on the injecting side (docs/sleep.md).
-            // S4: the final injector check. The JEC may have rolled over; an injected job must not be missed.
-            if (context.hasInjectedJobs()) {
+            // S4: the final check of the injector and the deques. The JEC may have rolled over; a queued job
+            // must not be missed.
+            if (context.hasQueuedJobs()) {
                 counters.subSleepingThread(); // nobody will wake us: we undo our own count
             } else {
                 // S5: block until a waker clears isBlocked (and decrements the sleeping count for us).
@@ -184,7 +186,9 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void newInternalJobs(int count, boolean queueWasEmpty) {
-        // No fence: a job on the pusher's own deque is never lost, the pusher pops it itself (seed 001).
+        // I2 for internal jobs: WorkDeque.push ends with a volatile write of bottom, and newJobs starts with a
+        // volatile read of the counters. Seed 001 skips this fence (the pusher pops its job itself), but the
+        // pusher may be blocked in user code until another worker runs the job (docs/sleep.md section 4.5).
         newJobs(count, queueWasEmpty);
     }
 

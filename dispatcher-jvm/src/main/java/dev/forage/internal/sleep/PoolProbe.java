@@ -16,9 +16,9 @@ public interface PoolProbe {
     boolean hasVisibleWork();
 
     /**
-     * True if the injector holds a job, or timers are pending and no worker watches them: work that a poster
-     * may have left to an idle worker ({@code JecSleep.workFound}'s hand-off rule). Volatile reads only; cheap
-     * (no scan of the deques).
+     * True if the injector or any worker's deque holds a job, or timers are pending and no worker watches them:
+     * work that a poster may have left to an idle worker ({@code JecSleep.workFound}'s hand-off rule). Volatile
+     * reads only (two per deque), so the answer may be stale by the time it returns.
      */
-    boolean hasUnclaimedInjectedWork();
+    boolean hasUnclaimedWork();
 }

@@ -15,6 +15,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The sleep protocol on its own, driven by fake workers: who gets woken by which event, counted exactly. A
@@ -39,7 +41,7 @@ class JecSleepTest {
         volatile long parkNanos = PARK_FOREVER;
 
         @Override
-        public boolean hasInjectedJobs() {
+        public boolean hasQueuedJobs() {
             return injected;
         }
 
@@ -129,19 +131,25 @@ class JecSleepTest {
 
     /**
      * The race behind the hand-off rule (docs/sleep.md, E1/E2): a poster sees an idle worker, wakes nobody and
-     * counts on it; that worker then leaves the idle state with other work. If the injected job is still there,
-     * leaving must wake a sleeper, or the job is stranded while every other worker sleeps (found by
-     * StrategyCorrectnessTest's barrier test with 8 workers once Rayon's ramp-up was turned off).
+     * counts on it; that worker then leaves the idle state with other work. If the job is still queued, leaving
+     * must wake a sleeper, or the job is stranded while every other worker sleeps. Found twice by the barrier
+     * tests: for injected jobs (StrategyCorrectnessTest, 8 workers, once Rayon's ramp-up was off) and for internal
+     * jobs whose pusher then blocked in user code (BarrierStressTest, 4 workers, in CI).
      */
-    @Test
-    void anIdleWorkerThatLeavesWithOtherWorkHandsTheInjectedJobToASleeper() {
+    @ParameterizedTest(name = "{0} job")
+    @ValueSource(strings = {"injected", "internal"})
+    void anIdleWorkerThatLeavesWithOtherWorkHandsTheQueuedJobToASleeper(String where) {
         startSleepers();
         IdleState self = sleep.startLooking(SLEEPERS);
         assertEquals(1, sleep.idleThreads());
-        sleep.newInjectedJobs(1, true);
+        if (where.equals("injected")) {
+            sleep.newInjectedJobs(1, true);
+        } else {
+            sleep.newInternalJobs(1, true);
+        }
         assertEquals(SLEEPERS, sleep.sleepingThreads(), "the poster counts on the idle worker: no wake-up");
 
-        probe.unclaimedInjectedWork = true; // the idle worker took something else; the job is still queued
+        probe.unclaimedWork = true; // the idle worker took something else; the job is still queued
         sleep.workFound(self);
         assertEquals(SLEEPERS - 1, sleep.sleepingThreads(), "leaving with the job still queued wakes one sleeper");
         assertWoken(1);
@@ -151,9 +159,9 @@ class JecSleepTest {
     void anIdleWorkerThatLeavesWithNothingQueuedWakesNobody() {
         startSleepers();
         IdleState self = sleep.startLooking(SLEEPERS);
-        probe.unclaimedInjectedWork = false;
+        probe.unclaimedWork = false;
         sleep.workFound(self);
-        assertEquals(SLEEPERS, sleep.sleepingThreads(), "no injected work left: no wake-up (the low-load case)");
+        assertEquals(SLEEPERS, sleep.sleepingThreads(), "nothing queued: no wake-up (the low-load case)");
         assertEquals(0, woken.get());
     }
 

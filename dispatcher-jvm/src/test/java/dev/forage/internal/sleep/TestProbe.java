@@ -4,7 +4,7 @@ package dev.forage.internal.sleep;
 public final class TestProbe implements PoolProbe {
     public volatile int callingWorker = -1;
     public volatile boolean visibleWork;
-    public volatile boolean unclaimedInjectedWork;
+    public volatile boolean unclaimedWork;
 
     @Override
     public int callingWorkerIndex() {
@@ -17,7 +17,7 @@ public final class TestProbe implements PoolProbe {
     }
 
     @Override
-    public boolean hasUnclaimedInjectedWork() {
-        return unclaimedInjectedWork;
+    public boolean hasUnclaimedWork() {
+        return unclaimedWork;
     }
 }

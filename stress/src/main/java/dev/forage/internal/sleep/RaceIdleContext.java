@@ -28,7 +28,7 @@ final class RaceIdleContext implements IdleContext {
 
     /** Written by the other actor as its last action. */
     volatile boolean otherActorDone;
-    /** S4 ran, so the sleeper counted itself (JecSleep calls hasInjectedJobs only after the S2 CAS). */
+    /** S4 ran, so the sleeper counted itself (JecSleep calls hasQueuedJobs only after the S2 CAS). */
     boolean counted;
     /** What S4 saw. */
     boolean sawInjectedJob;
@@ -40,7 +40,7 @@ final class RaceIdleContext implements IdleContext {
     }
 
     @Override
-    public boolean hasInjectedJobs() {
+    public boolean hasQueuedJobs() { // these races queue jobs only in the injector
         counted = true;
         sawInjectedJob = !injector.isEmpty();
         return sawInjectedJob;
@@ -81,7 +81,7 @@ final class RaceIdleContext implements IdleContext {
         }
 
         @Override
-        public boolean hasUnclaimedInjectedWork() {
+        public boolean hasUnclaimedWork() {
             return false;
         }
     };

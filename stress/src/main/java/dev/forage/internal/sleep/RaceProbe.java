@@ -33,9 +33,9 @@ final class RaceProbe implements PoolProbe {
         return any;
     }
 
-    /** The pool's definition without timers (these races have none): a job is queued in the injector. */
+    /** The pool's definition without timers or deques (these races have neither): a job is in the injector. */
     @Override
-    public boolean hasUnclaimedInjectedWork() {
+    public boolean hasUnclaimedWork() {
         return !injector.isEmpty();
     }
 }
