@@ -121,6 +121,9 @@ final class Worker implements Runnable, IdleContext {
                     return false;
                 }
                 Runnable job = takeLocalJob();
+                if (job == null) {
+                    job = takeBeforeIdling();
+                }
                 if (job != null) {
                     execute(job);
                     continue;
@@ -146,6 +149,18 @@ final class Worker implements Runnable, IdleContext {
         } finally {
             waitDeadline = outerDeadline;
         }
+    }
+
+    /**
+     * Owner thread. One look at the other deques and at the injector before counting this worker idle (Rayon
+     * goes idle first). A worker that lives on stolen or injected jobs (a stream of outside submissions, a
+     * neighbour that keeps spawning, a coroutine that yields) then runs them without two read-modify-writes of
+     * the sleep counters per job, a word that every post reads. Safe for the sleep protocol: a worker that is
+     * not counted idle is one that no poster counts on, so at worst a poster wakes a sleeper it did not need.
+     */
+    private Runnable takeBeforeIdling() {
+        Runnable job = stealFromOthers();
+        return job != null ? job : pollInjector();
     }
 
     /**

@@ -24,6 +24,13 @@ public final class IdleState {
         return workerIndex;
     }
 
+    /** A new idle spell for a reused state: as if just created. Owner only. */
+    IdleState restart() {
+        wakeFully();
+        justWoken = false;
+        return this;
+    }
+
     /** Back to the start: all the idle rounds again (Rayon's {@code wake_fully}). */
     void wakeFully() {
         rounds = 0;

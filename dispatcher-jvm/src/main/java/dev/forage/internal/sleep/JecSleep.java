@@ -12,6 +12,11 @@ import dev.forage.internal.latch.CoreLatch;
 public final class JecSleep implements SleepStrategy {
     private final Counters counters = new Counters();
     private final WorkerSleepState[] workers;
+    /**
+     * One idle state per worker, reused by every idle spell (a worker's spells never overlap: workFound ends
+     * one before the worker runs the job that may start the next), so going idle allocates nothing.
+     */
+    private final IdleState[] idleStates;
     private final int roundsUntilSleepy;
     private final int roundsUntilSleeping;
     private final int wakeOnWorkFound;
@@ -41,8 +46,10 @@ public final class JecSleep implements SleepStrategy {
                     "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
         }
         this.workers = new WorkerSleepState[threads];
+        this.idleStates = new IdleState[threads];
         for (int i = 0; i < threads; i++) {
             workers[i] = new WorkerSleepState();
+            idleStates[i] = new IdleState(i);
         }
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.roundsUntilSleeping = roundsUntilSleepy + 1;
@@ -52,7 +59,7 @@ public final class JecSleep implements SleepStrategy {
     @Override
     public IdleState startLooking(int workerIndex) {
         counters.addInactiveThread();
-        return new IdleState(workerIndex);
+        return idleStates[workerIndex].restart();
     }
 
     @Override
