@@ -23,7 +23,7 @@ public final class Charts {
     private static final Color[] PALETTE = {
         new Color(0xD9480F), // Forage: orange
         new Color(0x1971C2), new Color(0x2F9E44), new Color(0x7048E8), new Color(0x868E96),
-        new Color(0xE64980), new Color(0x0C8599), new Color(0xF08C00),
+        new Color(0xE64980), new Color(0x0C8599), new Color(0xF08C00), new Color(0x5C940D), new Color(0x343A40),
     };
     private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 17);
     private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
@@ -32,7 +32,7 @@ public final class Charts {
     private Charts() {
     }
 
-    /** A stable colour per subject: its position in {@link Subjects#ALL}. */
+    /** A stable colour per subject: its position in {@link Subjects#ALL} (the palette has one for each). */
     static Color color(Subject s) {
         int i = Subjects.ALL.indexOf(s);
         return PALETTE[Math.floorMod(i, PALETTE.length)];

@@ -107,7 +107,7 @@ public final class Targets {
         String target = name(sc, metric) + ": ≤ " + limit(limit) + " " + referenceId;
         if (ref == null) {
             return notMeasurable(target, referenceId.equals(SEED_000_SUBJECT)
-                    ? "the seed 000 strategy is not a subject in this build (sleep-strategies issue)"
+                    ? "the seed 000 strategy was not run (add --strategies; docs/benchmarks.md, \"Sleep strategies side by side\")"
                     : referenceId + " was not run");
         }
         if (data.stats(sc.id(), ref.id(), metric) == null) {
