@@ -46,8 +46,11 @@ public final class Scenarios {
     public static ModelCheckingOptions randomSearch(Class<?> sequentialSpecification, int actorsBefore) {
         boolean longRun = Boolean.getBoolean("forage.stress.long");
         return new ModelCheckingOptions()
-                .iterations(longRun ? 150 : 15)
-                .invocationsPerIteration(longRun ? 5_000 : 1_000)
+                // Long runs explore about seven times as many interleavings. Fifty times (150 x 5,000) outran
+                // the watchdog's 180 s budget on 2 cores: a time-out, not a hang (the dump showed Lincheck
+                // working); 60 x 2,500 took 130 and 140 s, so 40 x 2,500 leaves room for a loaded machine.
+                .iterations(longRun ? 40 : 15)
+                .invocationsPerIteration(longRun ? 2_500 : 1_000)
                 .threads(3)
                 .actorsPerThread(3)
                 .actorsBefore(actorsBefore)
