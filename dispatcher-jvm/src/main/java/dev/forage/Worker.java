@@ -174,8 +174,7 @@ final class Worker implements Runnable, IdleContext {
 
     /** Owner thread. Pushes a job on this worker's deque and tells the sleep strategy. */
     void push(Runnable job) {
-        boolean wasEmpty = deque.isEmpty();
-        deque.push(job);
+        boolean wasEmpty = deque.push(job);
         sleep.newInternalJobs(1, wasEmpty);
     }
 

@@ -24,13 +24,7 @@ class BarrierStressTest {
     void everyTripFindsEveryWorkerAwake(int threads) throws Exception {
         int trips = Pools.longRun() ? 100_000 : 10_000;
         CyclicBarrier barrier = new CyclicBarrier(threads + 1);
-        Runnable party = () -> {
-            try {
-                barrier.await();
-            } catch (InterruptedException | BrokenBarrierException e) {
-                throw new AssertionError(e);
-            }
-        };
+        Runnable party = party(barrier);
         try (ForagePool pool = Pools.pool(threads)) {
             for (int trip = 0; trip < trips; trip++) {
                 if (trip % 64 == 63) {
@@ -72,13 +66,7 @@ class BarrierStressTest {
     void partiesLeftOnABlockedPushersDequeAreTaken(int threads) throws Exception {
         int trips = Pools.longRun() ? 200_000 : 20_000;
         CyclicBarrier barrier = new CyclicBarrier(threads + 1);
-        Runnable party = () -> {
-            try {
-                barrier.await();
-            } catch (InterruptedException | BrokenBarrierException e) {
-                throw new AssertionError(e);
-            }
-        };
+        Runnable party = party(barrier);
         try (ForagePool pool = Pools.pool(threads)) {
             Runnable pusher = () -> {
                 for (int i = 1; i < threads; i++) {
@@ -93,5 +81,16 @@ class BarrierStressTest {
             System.out.println("BarrierStressTest (blocked pusher) " + threads + " workers, " + trips + " trips: "
                     + pool.statistics());
         }
+    }
+
+    /** A job that waits at {@code barrier}; a broken barrier fails the test. */
+    private static Runnable party(CyclicBarrier barrier) {
+        return () -> {
+            try {
+                barrier.await();
+            } catch (InterruptedException | BrokenBarrierException e) {
+                throw new AssertionError(e);
+            }
+        };
     }
 }

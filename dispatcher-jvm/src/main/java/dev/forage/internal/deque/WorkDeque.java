@@ -62,8 +62,12 @@ public final class WorkDeque {
         this.buffer = new AtomicReferenceArray<>(INITIAL_CAPACITY);
     }
 
-    /** Owner only. Pushes a job at the bottom. */
-    public void push(Runnable job) {
+    /**
+     * Owner only. Pushes a job at the bottom; returns whether the deque looked empty just before (the sleep
+     * protocol's "queue was empty" signal), from the reads of {@code bottom} and {@code top} the push makes
+     * anyway, so the pusher reads the thief-written {@code top} once per push, not twice.
+     */
+    public boolean push(Runnable job) {
         long b = bottom;
         long t = top;
         AtomicReferenceArray<Runnable> a = buffer;
@@ -75,6 +79,7 @@ public final class WorkDeque {
         // the sleep protocol needs this store ordered before the pusher's next read of the counters (StoreLoad;
         // class comment). A lazySet here let a worker that was counted idle leave without seeing the job.
         bottom = b + 1;
+        return b - t <= 0;
     }
 
     /** Owner only. Pops the newest job, or returns {@code null} when the deque is empty. */

@@ -1,6 +1,7 @@
 package dev.forage.internal.deque;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,6 +23,22 @@ class WorkDequeTest {
     private void pushRange(int from, int toExclusive) {
         for (int i = from; i < toExclusive; i++) {
             deque.push(new Job(i));
+        }
+    }
+
+    /** The sleep protocol's "queue was empty" signal (newInternalJobs) comes from push's own reads. */
+    @Test
+    void pushSaysWhetherTheDequeWasEmptyBefore() {
+        assertTrue(deque.push(new Job(1)), "first push into an empty deque");
+        assertFalse(deque.push(new Job(2)), "one job was already there");
+        deque.pop();
+        assertFalse(deque.push(new Job(3)), "job 1 is still there");
+        deque.steal();
+        deque.steal();
+        assertTrue(deque.isEmpty());
+        assertTrue(deque.push(new Job(4)), "everything was stolen: empty again");
+        for (int i = 5; i < 200; i++) {
+            assertFalse(deque.push(new Job(i)), "not empty, also across growth of the buffer");
         }
     }
 
