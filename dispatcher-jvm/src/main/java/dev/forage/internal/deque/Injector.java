@@ -1,89 +1,222 @@
 package dev.forage.internal.deque;
 
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The pool's injector: an unbounded multi-producer, multi-consumer FIFO of jobs that came from outside the
  * pool. <b>Internal</b>: not part of Forage's API.
  *
- * <p>A Michael-Scott linked queue. {@link #push} publishes a node with a CAS on the last node's {@code next}
- * (a volatile write); {@link #isEmpty()} reads {@code head.next} with a volatile read. The sleep protocol's
- * fence pair relies on exactly these two accesses being volatile: see {@code docs/sleep.md}, "PushFence and
- * SleepFence", and the jcstress test {@code InjectorVsSleeper}.
+ * <p>A queue of array blocks, after crossbeam's {@code SegQueue}. Jobs live in blocks of {@code blockSize - 1}
+ * slots linked in order. A producer claims a slot by moving the tail index with a CAS, then writes its job into
+ * the slot; a consumer claims the slot at the head index with a CAS, then waits (briefly: the producer is between
+ * two instructions) until the job is there. Compared with a Michael-Scott list, a push allocates one block per
+ * {@code blockSize - 1} jobs instead of a node per job, producers never touch the head, and consumers read the
+ * tail only when they reach the tail's block.
+ *
+ * <p>An index counts slots shifted left by one; the last offset of each block ({@code blockSize - 1}) is never a
+ * slot: an index there means "the thread that took the block's last slot is installing the next block", and
+ * other threads wait for it. Bit 0 of the head index says the head's block has a successor (the tail is beyond
+ * it), so consumers in a full block skip reading the tail.
+ *
+ * <p>The sleep protocol's fence pair (see {@code docs/sleep.md}, "PushFence and SleepFence", and the jcstress
+ * test {@code InjectorVsSleeper}) relies on two accesses being volatile: {@link #push} claims its slot with a CAS
+ * on the tail index (a volatile write) before it returns, and {@link #isEmpty()} reads the head index and then the
+ * tail index with volatile reads. A job whose push's CAS comes before {@code isEmpty} in the synchronization order
+ * is seen: the tail read is at least past it, and the head read before it cannot be past it.
+ *
+ * <p>Unlike crossbeam, blocks are never freed by hand: once both indices have moved past a block nothing refers
+ * to it and the GC takes it. Consumers clear the slots they take, so a block does not keep run jobs reachable.
  */
-public final class Injector {
-    private static final AtomicReferenceFieldUpdater<Injector, Node> HEAD =
-            AtomicReferenceFieldUpdater.newUpdater(Injector.class, Node.class, "head");
-    private static final AtomicReferenceFieldUpdater<Injector, Node> TAIL =
-            AtomicReferenceFieldUpdater.newUpdater(Injector.class, Node.class, "tail");
+public final class Injector extends InjectorTail {
+    /** Slots per block plus the one "installing" offset. Crossbeam uses 32; a power of two keeps {@code &}. */
+    static final int DEFAULT_BLOCK_SIZE = 64;
+    static final int SHIFT = 1;
+    static final long HAS_NEXT = 1L;
+    /** Spins on a slot or a block link before yielding the core; the wait is for a thread mid-push. */
+    private static final int SPINS_BEFORE_YIELD = 64;
 
-    /** A sentinel whose {@code next} is the first job's node. */
-    private volatile Node head;
-    /** The last node, or a node close to it (the tail may lag by one). */
-    private volatile Node tail;
+    private final int blockSize;
+    private final int lastOffset;
 
     public Injector() {
-        Node sentinel = new Node(null);
-        head = sentinel;
-        tail = sentinel;
+        this(DEFAULT_BLOCK_SIZE);
+    }
+
+    /** {@code blockSize}: a power of two from 2; tests use small blocks to cross block boundaries often. */
+    Injector(int blockSize) {
+        if (blockSize < 2 || Integer.bitCount(blockSize) != 1) {
+            throw new IllegalArgumentException("block size " + blockSize + " must be a power of two, at least 2");
+        }
+        this.blockSize = blockSize;
+        this.lastOffset = blockSize - 1;
+        Block first = new Block(blockSize);
+        headBlock = first;
+        tailBlock = first;
     }
 
     /** Any thread. Appends a job. */
     public void push(Runnable job) {
-        Node node = new Node(job);
+        long tail = tailIndex;
+        Block block = tailBlock;
+        Block next = null;
+        int waits = 0;
         while (true) {
-            Node last = tail;
-            Node next = last.next;
-            if (next == null) {
-                if (Node.NEXT.compareAndSet(last, null, node)) {
-                    // Swinging the tail may fail if another thread helped: either way it moved past us.
-                    TAIL.compareAndSet(this, last, node);
-                    return;
-                }
-            } else {
-                TAIL.compareAndSet(this, last, next);
+            int offset = offset(tail);
+            if (offset == lastOffset) {
+                // The thread that took the block's last slot is installing the next block: wait for it.
+                waits = pause(waits);
+                tail = tailIndex;
+                block = tailBlock;
+                continue;
             }
+            if (offset + 1 == lastOffset && next == null) {
+                // Allocate before claiming, so nothing can fail between the claim and the publication.
+                next = new Block(blockSize);
+            }
+            long newTail = tail + (1L << SHIFT);
+            if (TAIL_INDEX.compareAndSet(this, tail, newTail)) {
+                if (offset + 1 == lastOffset) {
+                    // We took the last slot: install the next block and step the tail over the last offset.
+                    // Block before index: a thread that reads the new index then the block sees the new block.
+                    tailBlock = next;
+                    tailIndex = newTail + (1L << SHIFT);
+                    block.next = next;
+                }
+                block.slots.set(offset, job);
+                return;
+            }
+            tail = tailIndex;
+            block = tailBlock;
         }
     }
 
     /** Any thread. Removes and returns the oldest job, or {@code null} when empty. */
     public Runnable poll() {
+        long head = headIndex;
+        Block block = headBlock;
+        int waits = 0;
         while (true) {
-            Node first = head;
-            Node next = first.next;
-            if (next == null) {
-                return null;
-            }
-            Node last = tail;
-            if (first == last) {
-                // The tail lags behind a published node: help it along before moving head past it.
-                TAIL.compareAndSet(this, last, next);
+            int offset = offset(head);
+            if (offset == lastOffset) {
+                // Another consumer is moving the head to the next block: wait for it.
+                waits = pause(waits);
+                head = headIndex;
+                block = headBlock;
                 continue;
             }
-            if (HEAD.compareAndSet(this, first, next)) {
-                Runnable job = next.job;
-                // next becomes the new sentinel: drop its job so the queue does not keep it reachable.
-                next.job = null;
-                first.next = first; // self-link: helps the GC; no reader follows a node that left the queue
-                return job;
+            long newHead = head + (1L << SHIFT);
+            if ((newHead & HAS_NEXT) == 0) {
+                long tail = tailIndex;
+                if (head >> SHIFT == tail >> SHIFT) {
+                    return null;
+                }
+                if (blockOf(head) != blockOf(tail)) {
+                    // The tail is in a later block: this block is full, so later polls in it skip the tail.
+                    newHead |= HAS_NEXT;
+                }
             }
+            if (HEAD_INDEX.compareAndSet(this, head, newHead)) {
+                if (offset + 1 == lastOffset) {
+                    // We took the last slot: move the head to the next block, over the last offset.
+                    Block next = waitForNext(block);
+                    long nextIndex = (newHead & ~HAS_NEXT) + (1L << SHIFT);
+                    if (next.next != null) {
+                        nextIndex |= HAS_NEXT;
+                    }
+                    headBlock = next;
+                    headIndex = nextIndex;
+                }
+                return take(block, offset);
+            }
+            head = headIndex;
+            block = headBlock;
         }
     }
 
-    /** Any thread. A volatile read of the first node: the read side of the sleep protocol's fence pair. */
+    /**
+     * Any thread. Whether no job is queued: a volatile read of the head index, then of the tail index (the read
+     * side of the sleep protocol's fence pair). May answer "not empty" while a consumer moves the head to the
+     * next block; never "empty" when a push's claim came before the call.
+     */
     public boolean isEmpty() {
-        return head.next == null;
+        long head = headIndex;
+        long tail = tailIndex;
+        return head >> SHIFT == tail >> SHIFT;
     }
 
-    static final class Node {
-        static final AtomicReferenceFieldUpdater<Node, Node> NEXT =
-                AtomicReferenceFieldUpdater.newUpdater(Node.class, Node.class, "next");
+    private int offset(long index) {
+        return (int) (index >> SHIFT) & lastOffset;
+    }
 
+    private long blockOf(long index) {
+        return (index >> SHIFT) / blockSize;
+    }
+
+    /** The job a producer is writing into a claimed slot; cleared once taken. */
+    private static Runnable take(Block block, int offset) {
         Runnable job;
-        volatile Node next;
+        int waits = 0;
+        while ((job = block.slots.get(offset)) == null) {
+            waits = pause(waits);
+        }
+        block.slots.lazySet(offset, null); // nobody reads this slot again: only lets the GC have the job
+        return job;
+    }
 
-        Node(Runnable job) {
-            this.job = job;
+    private static Block waitForNext(Block block) {
+        Block next;
+        int waits = 0;
+        while ((next = block.next) == null) {
+            waits = pause(waits);
+        }
+        return next;
+    }
+
+    /**
+     * A short wait for a thread in the middle of a push or a block switch. Yields after a few spins: on an
+     * oversubscribed machine that thread may be descheduled, and spinning would only delay it.
+     */
+    private static int pause(int waits) {
+        if (waits >= SPINS_BEFORE_YIELD) {
+            Thread.yield();
+        }
+        return waits + 1;
+    }
+
+    static final class Block {
+        /** {@code null} until the producer that claimed a slot writes its job, and again once it is taken. */
+        final AtomicReferenceArray<Runnable> slots;
+        volatile Block next;
+
+        Block(int blockSize) {
+            slots = new AtomicReferenceArray<>(blockSize - 1);
         }
     }
+}
+
+/** Padding, then the consumers' fields, then padding, so producers and consumers do not share a cache line. */
+abstract class InjectorPad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+}
+
+abstract class InjectorHead extends InjectorPad0 {
+    static final AtomicLongFieldUpdater<InjectorHead> HEAD_INDEX =
+            AtomicLongFieldUpdater.newUpdater(InjectorHead.class, "headIndex");
+
+    volatile long headIndex;
+    volatile Injector.Block headBlock;
+}
+
+abstract class InjectorPad1 extends InjectorHead {
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+}
+
+abstract class InjectorTail extends InjectorPad1 {
+    static final AtomicLongFieldUpdater<InjectorTail> TAIL_INDEX =
+            AtomicLongFieldUpdater.newUpdater(InjectorTail.class, "tailIndex");
+
+    volatile long tailIndex;
+    volatile Injector.Block tailBlock;
+    long p20, p21, p22, p23, p24, p25, p26, p27;
 }

@@ -20,7 +20,12 @@ import org.junit.jupiter.api.Test;
 public class InjectorLincheckTest {
     private static final Scenarios S = new Scenarios(InjectorLincheckTest.class);
 
-    private final Injector injector = new Injector();
+    private final Injector injector = newInjector();
+
+    /** The injector under test; subclasses check other block sizes. */
+    protected Injector newInjector() {
+        return new Injector();
+    }
 
     @Operation
     public void push(@Param(name = "job") int job) {

@@ -3,6 +3,7 @@ package dev.forage.internal.deque;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.testing.Watchdog;
@@ -13,8 +14,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** The injector: an MPMC FIFO. */
+/** The injector: an MPMC FIFO of array blocks. */
 class InjectorTest {
     private final Injector injector = new Injector();
 
@@ -57,10 +60,45 @@ class InjectorTest {
         assertTrue(injector.isEmpty());
     }
 
-    /** Producers and consumers at once: every job comes out exactly once, and each producer's jobs in order. */
+    /** FIFO across many block boundaries, for the smallest blocks (one slot) up to the default. */
+    @ParameterizedTest(name = "block size {0}")
+    @ValueSource(ints = {2, 4, 8, Injector.DEFAULT_BLOCK_SIZE})
+    void fifoAcrossBlocks(int blockSize) {
+        Injector small = new Injector(blockSize);
+        int nextIn = 0;
+        int nextOut = 0;
+        for (int round = 0; round < 200; round++) {
+            for (int i = 0; i < round % 11 + 1; i++) {
+                small.push(new Job(nextIn++));
+            }
+            for (int i = 0; i < round % 9 + 1 && nextOut < nextIn; i++) {
+                assertFalse(small.isEmpty());
+                assertEquals(nextOut++, Job.idOf(small.poll()));
+            }
+        }
+        while (nextOut < nextIn) {
+            assertEquals(nextOut++, Job.idOf(small.poll()));
+        }
+        assertTrue(small.isEmpty());
+        assertNull(small.poll());
+    }
+
     @Test
+    void blockSizeMustBeAPowerOfTwo() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Injector(3));
+        assertTrue(e.getMessage().contains("power of two"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new Injector(1));
+    }
+
+    /**
+     * Producers and consumers at once: every job comes out exactly once, and each producer's jobs in order. Small
+     * blocks make block installs race with claims in every block.
+     */
+    @ParameterizedTest(name = "block size {0}")
+    @ValueSource(ints = {2, 4, Injector.DEFAULT_BLOCK_SIZE})
     @Watchdog.Budget(seconds = 90)
-    void concurrentProducersAndConsumersLoseNothing() throws Exception {
+    void concurrentProducersAndConsumersLoseNothing(int blockSize) throws Exception {
+        Injector injector = new Injector(blockSize);
         int producers = 3;
         int consumers = 2;
         int perProducer = Boolean.getBoolean("forage.stress.long") ? 2_000_000 : 200_000;

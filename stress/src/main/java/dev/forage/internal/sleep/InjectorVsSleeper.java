@@ -27,7 +27,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  * a pure read that writes nothing ({@code incrementJecIfSleepy} finds the JEC odd) and the sleeper's CAS cannot
  * fail: the JEC gives no protection here, exactly the case (as after a rollover) that the fence pair exists
  * for. In Java the fences are the volatile accesses themselves: the push's CAS and the counters' load, the
- * sleeper's CAS and the injector's volatile read of {@code head.next}.
+ * sleeper's CAS and the injector's volatile reads of its head and tail indices.
  */
 @JCStressTest
 @Description("Injector push + counters read vs sleeper CAS + injector check: never both miss (seed 001 fences).")
