@@ -159,9 +159,26 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code job} on the pool behind every job already queued from outside (the injector), even when
-     * called on a worker. Use it for fairness: a job that re-submits itself this way cannot starve others
-     * (Kotlin's {@code yield()} uses it).
+     * Runs {@code job} on the pool behind the jobs already queued, even when called on a worker. Use it for
+     * fairness: a job that re-submits itself this way cannot starve others (Kotlin's {@code yield()} uses it).
+     * <ul>
+     *   <li>From outside the pool, or while jobs from outside wait in the pool's injector: at the back of the
+     *       injector (FIFO), behind every job submitted from outside before it.</li>
+     *   <li>On one of the pool's workers while no outside job waits: at the back of the worker's own deque, and
+     *       the worker's next job is its oldest one, so the re-submitted job goes behind its neighbours (as
+     *       Tokio's and kotlinx's {@code yield} do) without a trip through the shared injector.</li>
+     * </ul>
+     * Outside jobs that arrive later are still taken: every worker polls the injector at least every
+     * {@code forage.fairnessInterval} (61) jobs.
+     * <pre>{@code
+     * // Three jobs that each re-submit themselves ten times run interleaved, not one after another.
+     * for (int i = 0; i < 3; i++) {
+     *     pool.execute(new Runnable() {
+     *         int left = 10;
+     *         public void run() { if (--left > 0) pool.executeFair(this); }
+     *     });
+     * }
+     * }</pre>
      *
      * @throws NullPointerException if {@code job} is null
      * @throws RejectedExecutionException if called from outside the pool after shutdown
@@ -170,7 +187,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (job == null) {
             throw new NullPointerException("ForagePool.executeFair: job must not be null");
         }
-        registry.inject(job);
+        registry.executeFair(job);
     }
 
     /**

@@ -117,7 +117,22 @@ final class Registry implements PoolProbe {
         }
     }
 
-    /** Queues {@code job} at the back of the injector, from any thread (FIFO; used for fairness). */
+    /**
+     * Runs {@code job} behind the jobs already queued ({@link ForagePool#executeFair}). On a worker of this pool
+     * while no outside job waits, at the back of the worker's own deque, with the worker's next local take being
+     * its oldest job; otherwise at the back of the injector. The local case is Tokio's and kotlinx's yield: no
+     * shared queue for two workers to contend on, and still behind every job that was queued before it.
+     */
+    void executeFair(Runnable job) {
+        Worker w = Worker.current();
+        if (w != null && w.registry == this && w != callerWorker && injector.isEmpty()) {
+            w.pushBehindOwnJobs(job);
+        } else {
+            inject(job);
+        }
+    }
+
+    /** Queues {@code job} at the back of the injector, from any thread (FIFO). */
     void inject(Runnable job) {
         Worker w = Worker.current();
         if (w != null && w.registry == this) {

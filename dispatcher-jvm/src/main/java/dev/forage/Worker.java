@@ -38,6 +38,8 @@ final class Worker implements Runnable, IdleContext {
     private long random;
     private int untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
     private int untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
+    /** Set by {@link #pushBehindOwnJobs}: the next local take is this deque's oldest job. Owner only. */
+    private boolean takeOldestNext;
     /** The deadline of the innermost timed wait in progress, or NO_DEADLINE. Owner only. */
     private long waitDeadline = NO_DEADLINE;
 
@@ -179,9 +181,19 @@ final class Worker implements Runnable, IdleContext {
     }
 
     /**
-     * Owner thread. The next job of this worker's own: normally the newest (LIFO), but every
-     * {@link Tuning#FAIRNESS_INTERVAL} jobs the injector's oldest and then this deque's oldest come first, so
-     * neither starves behind a stream of new local jobs.
+     * Owner thread. Pushes a job that must go behind this worker's queued jobs ({@link ForagePool#executeFair}):
+     * the next local take is the oldest job instead of the newest, so a job that re-submits itself takes turns
+     * with the others instead of running again at once.
+     */
+    void pushBehindOwnJobs(Runnable job) {
+        push(job);
+        takeOldestNext = true;
+    }
+
+    /**
+     * Owner thread. The next job of this worker's own: normally the newest (LIFO), but after
+     * {@link #pushBehindOwnJobs} the oldest, and every {@link Tuning#FAIRNESS_INTERVAL} jobs the injector's
+     * oldest and then this deque's oldest come first, so neither starves behind a stream of new local jobs.
      */
     Runnable takeLocalJob() {
         if (--untilTimerCheck == 0) {
@@ -194,7 +206,11 @@ final class Worker implements Runnable, IdleContext {
             if (job != null) {
                 return job;
             }
-            job = deque.steal(); // our own oldest job; RETRY means a thief took it: fall back to pop
+            takeOldestNext = true;
+        }
+        if (takeOldestNext) {
+            takeOldestNext = false;
+            Runnable job = deque.steal(); // our own oldest job; RETRY means a thief took it: fall back to pop
             if (job != null && job != WorkDeque.RETRY) {
                 return job;
             }

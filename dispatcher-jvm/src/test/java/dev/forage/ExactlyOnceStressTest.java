@@ -40,7 +40,7 @@ class ExactlyOnceStressTest {
                                 done.countDown();
                             };
                             if (id % 3 == 0) {
-                                pool.executeFair(child); // from inside, through the injector
+                                pool.executeFair(child); // inside: the injector, or the own deque when it is empty
                             } else {
                                 pool.execute(child); // from inside, onto the worker's own deque
                             }

@@ -33,7 +33,7 @@ class ForageLatchTest {
             CountDownLatch aDoneAgain = new CountDownLatch(1);
             pool.execute(() -> {
                 ForageLatch latch = ForageLatch.forCurrentThread();
-                pool.executeFair(latch::set); // behind A, in the injector
+                pool.executeFair(latch::set); // behind A: on its own deque, the injector being empty
                 try {
                     latch.await();
                 } catch (InterruptedException e) {

@@ -21,8 +21,9 @@ import kotlinx.coroutines.cancel
  * How coroutine events map onto the pool (details in `docs/coroutines.md`):
  * - [dispatch] is [ForagePool.execute]: from one of the pool's workers, a new internal job on that worker's own
  *   deque; from any other thread, a new injected job. The block never runs inline, and `dispatch` never throws.
- * - [dispatchYield] (used by `yield()`) is [ForagePool.executeFair]: the continuation goes to the back of the
- *   injector and a sleeper is signalled, so a `yield()` loop cannot starve other coroutines.
+ * - [dispatchYield] (used by `yield()`) is [ForagePool.executeFair]: the continuation goes behind the queued jobs
+ *   (the back of the worker's own deque, or of the injector while outside jobs wait) and a sleeper is signalled
+ *   if one is needed, so a `yield()` loop cannot starve other coroutines.
  * - `delay` and `withTimeout` are timed by the pool ([ForagePool.schedule]): a sleeping worker parks until the
  *   nearest deadline, so no `kotlinx.coroutines.DefaultExecutor` thread is created. A cancelled coroutine's timer
  *   is removed from the pool's timer queue at once.
@@ -90,9 +91,11 @@ public class ForageDispatcher internal constructor(
     }
 
     /**
-     * Runs [block] behind every job already queued from outside the pool, and wakes a sleeping worker if one is
+     * Runs [block] behind the jobs already queued ([ForagePool.executeFair]), and wakes a sleeping worker if one is
      * needed: `yield()` puts the coroutine at the back of the line, so a loop such as
-     * `while (isActive) { work(); yield() }` lets every other coroutine run.
+     * `while (isActive) { work(); yield() }` lets every other coroutine run. On a worker with no outside job
+     * waiting, the line is the worker's own deque (as in kotlinx's and Tokio's schedulers), so a `yield()` costs
+     * no trip through the pool's shared queue; with outside jobs waiting, it goes behind them.
      */
     @InternalCoroutinesApi
     override fun dispatchYield(context: CoroutineContext, block: Runnable) {

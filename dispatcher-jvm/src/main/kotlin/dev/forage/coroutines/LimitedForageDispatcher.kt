@@ -16,7 +16,7 @@ import kotlinx.coroutines.handleCoroutineException
  *
  * Like kotlinx's `LimitedDispatcher`, it keeps its own FIFO [queue] and runs it with at most [parallelism]
  * "loops", each a job dispatched to [upstream] (the pool's dispatcher, or an enclosing view) that runs queued tasks
- * one after another. Unlike it, a loop re-queues itself with `dispatchYield` (the back of the pool's injector)
+ * one after another. Unlike it, a loop re-queues itself with `dispatchYield` (behind the pool's queued jobs)
  * every [FAIRNESS_BUDGET] tasks, instead of with a plain dispatch that would land on top of the same worker's LIFO
  * deque and run again at once: a busy view yields to other work, and other views get their turn.
  *
