@@ -152,8 +152,7 @@ final class Registry implements PoolProbe {
     }
 
     private void pushInjected(Runnable job) {
-        boolean wasEmpty = injector.isEmpty();
-        injector.push(job);
+        boolean wasEmpty = injector.push(job);
         // I1 done (the push); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         sleep.newInjectedJobs(1, wasEmpty);
     }

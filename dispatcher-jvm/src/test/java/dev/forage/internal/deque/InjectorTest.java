@@ -83,6 +83,21 @@ class InjectorTest {
         assertNull(small.poll());
     }
 
+    /** The "was empty" hint of push, inside a block (previous slot) and at a block's first slot (head index). */
+    @ParameterizedTest(name = "block size {0}")
+    @ValueSource(ints = {2, 4, Injector.DEFAULT_BLOCK_SIZE})
+    void pushSaysWhetherTheJobBeforeItWasTaken(int blockSize) {
+        Injector q = new Injector(blockSize);
+        for (int round = 0; round < 3 * blockSize; round++) {
+            assertTrue(q.push(new Job(1)), "round " + round + ": empty queue");
+            assertFalse(q.push(new Job(2)), "round " + round + ": one job queued");
+            assertEquals(1, Job.idOf(q.poll()));
+            assertFalse(q.push(new Job(3)), "round " + round + ": job 2 still queued");
+            assertEquals(2, Job.idOf(q.poll()));
+            assertEquals(3, Job.idOf(q.poll()));
+        }
+    }
+
     @Test
     void blockSizeMustBeAPowerOfTwo() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Injector(3));
