@@ -1,5 +1,6 @@
 package dev.forage;
 
+import dev.forage.internal.PaddedAtomicLong;
 import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.deque.Injector;
 import dev.forage.internal.latch.LockLatch;
@@ -13,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -42,7 +42,8 @@ final class Registry implements PoolProbe {
     final CallerDriver driver;
     final String name;
     private final Thread.UncaughtExceptionHandler handler;
-    private final AtomicLong control = new AtomicLong();
+    /** Padded: every outside submission writes it twice. */
+    private final PaddedAtomicLong control = new PaddedAtomicLong();
     private final AtomicInteger liveWorkers;
     private final AtomicInteger exitedWorkers = new AtomicInteger();
     private final LockLatch terminated = new LockLatch();

@@ -16,8 +16,11 @@ import java.util.concurrent.locks.LockSupport;
  * One worker of a pool: its deque, its terminate latch, its statistics, and the loop that runs jobs until a
  * latch is set (Rayon's {@code wait_until}). The loop runs on the worker's own thread only; the other methods
  * say which thread may call them.
+ *
+ * <p>The fields the owner writes on every job live in {@link WorkerOwnerState}, between two pads, so they never
+ * share a cache line with the fields thieves read here ({@link #deque}) or with another object.
  */
-final class Worker implements Runnable, IdleContext {
+final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     /** Set for threads made by a custom thread factory; {@link ForageThread}s are found by type. */
     private static final ThreadLocal<Worker> CUSTOM_THREAD_WORKER = new ThreadLocal<>();
     private static volatile boolean customThreadsExist;
@@ -35,13 +38,6 @@ final class Worker implements Runnable, IdleContext {
     private final SleepStrategy sleep;
     private final Injector injector;
     private final TimerQueue timers;
-    private long random;
-    private int untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
-    private int untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
-    /** Set by {@link #pushBehindOwnJobs}: the next local take is this deque's oldest job. Owner only. */
-    private boolean takeOldestNext;
-    /** The deadline of the innermost timed wait in progress, or NO_DEADLINE. Owner only. */
-    private long waitDeadline = NO_DEADLINE;
 
     Worker(Registry registry, int index) {
         this.registry = registry;
@@ -52,6 +48,9 @@ final class Worker implements Runnable, IdleContext {
         this.terminate = new SpinLatch(registry.sleep, index);
         // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
         this.random = (index + 1) * 0x9E3779B97F4A7C15L | 1L;
+        this.untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
+        this.untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
+        this.waitDeadline = NO_DEADLINE;
     }
 
     /** The worker running on the calling thread, of any pool, or null. */

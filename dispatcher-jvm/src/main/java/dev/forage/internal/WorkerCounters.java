@@ -5,30 +5,27 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 /**
  * One worker's statistics. Written only by that worker (an ordered store, no read-modify-write, so the hot
  * path stays free of contended atomics) and read by any thread that sums a snapshot. <b>Internal</b>.
+ *
+ * <p>The counters are written on every job, so they are padded on both sides (superclass and trailing fields):
+ * no other worker's hot field can share their cache line.
  */
-public final class WorkerCounters {
-    private static final AtomicLongFieldUpdater<WorkerCounters> JOBS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounters.class, "jobsRun");
-    private static final AtomicLongFieldUpdater<WorkerCounters> STEALS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounters.class, "steals");
-    private static final AtomicLongFieldUpdater<WorkerCounters> INJECTED =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounters.class, "injectedTaken");
-    private static final AtomicLongFieldUpdater<WorkerCounters> SLEEPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounters.class, "sleeps");
-    private static final AtomicLongFieldUpdater<WorkerCounters> WAKEUPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounters.class, "wakeups");
-    private static final AtomicLongFieldUpdater<WorkerCounters> IDLE_WAKEUPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounters.class, "wakeupsWithoutWork");
-    private static final AtomicLongFieldUpdater<WorkerCounters> LATCH_WAKEUPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounters.class, "latchWakeups");
+public final class WorkerCounters extends WorkerCounterFields {
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> JOBS =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "jobsRun");
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> STEALS =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "steals");
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> INJECTED =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "injectedTaken");
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> SLEEPS =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "sleeps");
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> WAKEUPS =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "wakeups");
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> IDLE_WAKEUPS =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "wakeupsWithoutWork");
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> LATCH_WAKEUPS =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "latchWakeups");
 
-    private volatile long jobsRun;
-    private volatile long steals;
-    private volatile long injectedTaken;
-    private volatile long sleeps;
-    private volatile long wakeups;
-    private volatile long wakeupsWithoutWork;
-    private volatile long latchWakeups;
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
 
     public void jobRun() {
         JOBS.lazySet(this, jobsRun + 1);
@@ -85,4 +82,19 @@ public final class WorkerCounters {
     public long latchWakeups() {
         return latchWakeups;
     }
+}
+
+/** 128 bytes of padding before the counters. */
+abstract class WorkerCounterPad {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+abstract class WorkerCounterFields extends WorkerCounterPad {
+    volatile long jobsRun;
+    volatile long steals;
+    volatile long injectedTaken;
+    volatile long sleeps;
+    volatile long wakeups;
+    volatile long wakeupsWithoutWork;
+    volatile long latchWakeups;
 }

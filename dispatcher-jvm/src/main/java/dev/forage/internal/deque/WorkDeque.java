@@ -31,8 +31,14 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty,
  * so a stolen job is not kept reachable by the buffer. A slot below {@code top} is never returned again: a
  * thief that reads a stale slot fails its CAS.
+ *
+ * <p>Layout: {@code top} (written by thieves) and the owner's fields ({@code bottom}, {@code buffer},
+ * {@code cleared}) sit on cache lines of their own, padded by superclasses (Java 8 has no {@code @Contended}
+ * for library code), so neither shares a line with the other or with a neighbouring object that another thread
+ * writes. Unpadded, which objects ended up side by side depended on allocation and GC order, and the same
+ * benchmark ran at bimodal speeds from one JVM to the next.
  */
-public final class WorkDeque {
+public final class WorkDeque extends WorkDequeOwnerFields {
     /** Returned by {@link #steal()} when it lost a race and the deque may still hold work. */
     public static final Runnable RETRY = new Runnable() {
         @Override
@@ -47,16 +53,11 @@ public final class WorkDeque {
     };
 
     private static final int INITIAL_CAPACITY = 64;
-    private static final AtomicLongFieldUpdater<WorkDeque> TOP =
-            AtomicLongFieldUpdater.newUpdater(WorkDeque.class, "top");
+    private static final AtomicLongFieldUpdater<WorkDequeTop> TOP =
+            AtomicLongFieldUpdater.newUpdater(WorkDequeTop.class, "top");
 
-    /** Index of the oldest job; only ever increases; advanced by CAS. */
-    private volatile long top;
-    /** One past the newest job; written only by the owner. */
-    private volatile long bottom;
-    private volatile AtomicReferenceArray<Runnable> buffer;
-    /** Owner-only: slots below this index have been nulled. */
-    private long cleared;
+    /** Trailing padding: the owner's fields end a line before whatever the JVM places next. */
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 
     public WorkDeque() {
         this.buffer = new AtomicReferenceArray<>(INITIAL_CAPACITY);
@@ -178,4 +179,26 @@ public final class WorkDeque {
     private static int index(AtomicReferenceArray<Runnable> a, long i) {
         return (int) i & (a.length() - 1);
     }
+}
+
+/** Padding before {@code top}: 128 bytes, two cache lines, against the adjacent-line prefetcher too. */
+abstract class WorkDequePad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+abstract class WorkDequeTop extends WorkDequePad0 {
+    /** Index of the oldest job; only ever increases; advanced by CAS (thieves, and the owner for the last job). */
+    volatile long top;
+}
+
+abstract class WorkDequePad1 extends WorkDequeTop {
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
+
+abstract class WorkDequeOwnerFields extends WorkDequePad1 {
+    /** One past the newest job; written only by the owner. */
+    volatile long bottom;
+    volatile AtomicReferenceArray<Runnable> buffer;
+    /** Owner-only: slots below this index have been nulled. */
+    long cleared;
 }

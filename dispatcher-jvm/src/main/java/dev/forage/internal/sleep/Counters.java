@@ -1,6 +1,6 @@
 package dev.forage.internal.sleep;
 
-import java.util.concurrent.atomic.AtomicLong;
+import dev.forage.internal.PaddedAtomicLong;
 
 /**
  * The sleep module's one atomic word (seed 001, "The counters"). <b>Internal</b>.
@@ -28,7 +28,8 @@ public final class Counters {
     static final int JEC_SHIFT = 2 * THREADS_BITS;
     static final long ONE_JEC = 1L << JEC_SHIFT;
 
-    private final AtomicLong word = new AtomicLong();
+    /** Padded: every post reads it and every idle transition writes it; no neighbour should pay for that. */
+    private final PaddedAtomicLong word = new PaddedAtomicLong();
 
     /** Volatile load of the whole word. */
     long load() {

@@ -1,0 +1,28 @@
+package dev.forage;
+
+/** 128 bytes of padding before a worker's owner-written fields. */
+abstract class WorkerPad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+}
+
+/**
+ * The fields a {@link Worker}'s own thread writes on every job. Only that thread reads or writes them. They sit
+ * between {@link WorkerPad0} and {@link WorkerPad1} so that these writes never invalidate a line that another
+ * thread reads: the worker's {@code deque} reference, which thieves read on every steal attempt, or a
+ * neighbouring object.
+ */
+abstract class WorkerOwnerState extends WorkerPad0 {
+    /** xorshift state for picking steal victims. */
+    long random;
+    int untilFairnessCheck;
+    int untilTimerCheck;
+    /** Set by {@code pushBehindOwnJobs}: the next local take is the deque's oldest job. */
+    boolean takeOldestNext;
+    /** The deadline of the innermost timed wait in progress, or {@code Worker.NO_DEADLINE}. */
+    long waitDeadline;
+}
+
+/** 128 bytes of padding after a worker's owner-written fields. */
+abstract class WorkerPad1 extends WorkerOwnerState {
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
