@@ -100,7 +100,15 @@ public final class JecSleep implements SleepStrategy {
             Thread.yield();
             idle.rounds++;
         } else {
-            sleep(idle, latch, context);
+            if (sleep(idle, latch, context)) {
+                // Work was posted since we got sleepy, so we search again at once (S2 below). When one busy
+                // worker keeps posting jobs that it pops itself (a chain of single jobs, a ping-pong), every post
+                // moves the JEC, and without a pause the idle worker would loop announce-search-fail without end,
+                // probing the busy worker's deque and now and then stealing its one job. One yield per failed
+                // attempt, outside the lock, as in Rayon's rounds. Speed only: the search that follows is the
+                // same.
+                Thread.yield();
+            }
         }
     }
 
@@ -109,10 +117,11 @@ public final class JecSleep implements SleepStrategy {
         return Counters.jec(counters.incrementJecIfActive());
     }
 
-    private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+    /** S2..S5. Returns true when S2 found the JEC moved since S1 (work was posted): the caller searches again. */
+    private boolean sleep(IdleState idle, CoreLatch latch, IdleContext context) {
         int index = idle.workerIndex;
         if (!latch.getSleepy()) {
-            return; // the latch is SET: the worker loop will see it
+            return false; // the latch is SET: the worker loop will see it
         }
         WorkerSleepState state = workers[index];
         WorkerCounters stats = context.counters();
@@ -127,7 +136,7 @@ public final class JecSleep implements SleepStrategy {
             if (!latch.fallAsleep()) {
                 state.sleepIntent = false;
                 idle.wakeFully(); // SET while we were getting sleepy
-                return;
+                return false;
             }
             // S2: the whole-word CAS. It adds us as a sleeper only if the JEC did not move since S1.
             while (true) {
@@ -137,7 +146,7 @@ public final class JecSleep implements SleepStrategy {
                     idle.wakePartly(roundsUntilSleepy);
                     latch.wakeUp();
                     state.sleepIntent = false;
-                    return;
+                    return true;
                 }
                 if (counters.tryAddSleepingThread(c)) {
                     break;
@@ -189,6 +198,7 @@ public final class JecSleep implements SleepStrategy {
         }
         idle.wakeFully();
         latch.wakeUp();
+        return false;
     }
 
     @Override
