@@ -122,7 +122,7 @@ final class Registry implements PoolProbe {
      * Runs {@code job} behind the jobs already queued ({@link ForagePool#executeFair}). On a worker of this pool
      * while no outside job waits, at the back of the worker's own deque, with the worker's next local take being
      * its oldest job; otherwise at the back of the injector. The local case is Tokio's and kotlinx's yield: no
-     * shared queue for two workers to contend on, and still behind every job that was queued before it.
+     * shared queue for two workers to contend on, and the job takes turns with its neighbours on the deque.
      */
     void executeFair(Runnable job) {
         Worker w = Worker.current();
