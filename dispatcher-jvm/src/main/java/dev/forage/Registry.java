@@ -111,10 +111,12 @@ final class Registry implements PoolProbe {
      */
     void execute(Runnable job) {
         Worker w = Worker.current();
-        if (w != null && w.registry == this && w != callerWorker) {
+        if (w == null || w.registry != this) {
+            injectFromOutside(job);
+        } else if (w != callerWorker) {
             w.push(job);
         } else {
-            inject(job);
+            pushInjected(job);
         }
     }
 
@@ -126,10 +128,12 @@ final class Registry implements PoolProbe {
      */
     void executeFair(Runnable job) {
         Worker w = Worker.current();
-        if (w != null && w.registry == this && w != callerWorker && injector.isEmpty()) {
+        if (w == null || w.registry != this) {
+            injectFromOutside(job);
+        } else if (w != callerWorker && injector.isEmpty()) {
             w.pushBehindOwnJobs(job);
         } else {
-            inject(job);
+            pushInjected(job);
         }
     }
 
@@ -137,10 +141,17 @@ final class Registry implements PoolProbe {
     void inject(Runnable job) {
         Worker w = Worker.current();
         if (w != null && w.registry == this) {
-            // A live worker of ours drains the injector before it retires, so no admission check is needed.
             pushInjected(job);
-            return;
+        } else {
+            injectFromOutside(job);
         }
+    }
+
+    /**
+     * From a thread that is not one of our workers: the admission check, then the push. A live worker of ours
+     * drains the injector before it retires, so its own pushes need no check.
+     */
+    private void injectFromOutside(Runnable job) {
         long c = control.getAndIncrement();
         try {
             if ((c & SHUTDOWN) != 0) {

@@ -1,17 +1,14 @@
 package dev.forage;
 
-/** 128 bytes of padding before a worker's owner-written fields. */
-abstract class WorkerPad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
-}
+import dev.forage.internal.LeadingPad;
 
 /**
  * The fields a {@link Worker}'s own thread writes on every job. Only that thread reads or writes them. They sit
- * between {@link WorkerPad0} and {@link WorkerPad1} so that these writes never invalidate a line that another
+ * between {@link LeadingPad} and {@link WorkerPad1} so that these writes never invalidate a line that another
  * thread reads: the worker's {@code deque} reference, which thieves read on every steal attempt, or a
  * neighbouring object.
  */
-abstract class WorkerOwnerState extends WorkerPad0 {
+abstract class WorkerOwnerState extends LeadingPad {
     /** xorshift state for picking steal victims. */
     long random;
     int untilFairnessCheck;

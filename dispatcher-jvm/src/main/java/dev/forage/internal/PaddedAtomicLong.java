@@ -46,11 +46,6 @@ public final class PaddedAtomicLong extends PaddedAtomicLongValue {
     }
 }
 
-/** 128 bytes of padding before the value. */
-abstract class PaddedAtomicLongPad {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
-}
-
-abstract class PaddedAtomicLongValue extends PaddedAtomicLongPad {
+abstract class PaddedAtomicLongValue extends LeadingPad {
     volatile long value;
 }

@@ -84,12 +84,7 @@ public final class WorkerCounters extends WorkerCounterFields {
     }
 }
 
-/** 128 bytes of padding before the counters. */
-abstract class WorkerCounterPad {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
-}
-
-abstract class WorkerCounterFields extends WorkerCounterPad {
+abstract class WorkerCounterFields extends LeadingPad {
     volatile long jobsRun;
     volatile long steals;
     volatile long injectedTaken;

@@ -1,5 +1,6 @@
 package dev.forage.internal.deque;
 
+import dev.forage.internal.LeadingPad;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -36,7 +37,6 @@ public final class Injector extends InjectorTail {
     /** Spins on a slot or a block link before yielding the core; the wait is for a thread mid-push. */
     private static final int SPINS_BEFORE_YIELD = 64;
 
-    private final int blockSize;
     private final int lastOffset;
 
     public Injector() {
@@ -48,9 +48,8 @@ public final class Injector extends InjectorTail {
         if (blockSize < 2 || Integer.bitCount(blockSize) != 1) {
             throw new IllegalArgumentException("block size " + blockSize + " must be a power of two, at least 2");
         }
-        this.blockSize = blockSize;
         this.lastOffset = blockSize - 1;
-        Block first = new Block(blockSize);
+        Block first = new Block(lastOffset);
         headBlock = first;
         tailBlock = first;
     }
@@ -78,7 +77,7 @@ public final class Injector extends InjectorTail {
             }
             if (offset + 1 == lastOffset && next == null) {
                 // Allocate before claiming, so nothing can fail between the claim and the publication.
-                next = new Block(blockSize);
+                next = new Block(lastOffset);
             }
             long newTail = tail + (1L << SHIFT);
             if (TAIL_INDEX.compareAndSet(this, tail, newTail)) {
@@ -121,7 +120,7 @@ public final class Injector extends InjectorTail {
                 if (head >> SHIFT == tail >> SHIFT) {
                     return null;
                 }
-                if (blockOf(head) != blockOf(tail)) {
+                if (blockStart(head) != blockStart(tail)) {
                     // The tail is in a later block: this block is full, so later polls in it skip the tail.
                     newHead |= HAS_NEXT;
                 }
@@ -159,8 +158,9 @@ public final class Injector extends InjectorTail {
         return (int) (index >> SHIFT) & lastOffset;
     }
 
-    private long blockOf(long index) {
-        return (index >> SHIFT) / blockSize;
+    /** The slot count at the start of the index's block: equal for two indices in the same block. */
+    private long blockStart(long index) {
+        return (index >> SHIFT) & ~(long) lastOffset;
     }
 
     /** The job a producer is writing into a claimed slot; cleared once taken. */
@@ -199,18 +199,14 @@ public final class Injector extends InjectorTail {
         final AtomicReferenceArray<Runnable> slots;
         volatile Block next;
 
-        Block(int blockSize) {
-            slots = new AtomicReferenceArray<>(blockSize - 1);
+        Block(int slotCount) {
+            slots = new AtomicReferenceArray<>(slotCount);
         }
     }
 }
 
-/** Padding, then the consumers' fields, then padding, so producers and consumers do not share a cache line. */
-abstract class InjectorPad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07;
-}
-
-abstract class InjectorHead extends InjectorPad0 {
+/** Padding (the superclass), the consumers' fields, padding: producers and consumers never share a line. */
+abstract class InjectorHead extends LeadingPad {
     static final AtomicLongFieldUpdater<InjectorHead> HEAD_INDEX =
             AtomicLongFieldUpdater.newUpdater(InjectorHead.class, "headIndex");
 
@@ -219,7 +215,7 @@ abstract class InjectorHead extends InjectorPad0 {
 }
 
 abstract class InjectorPad1 extends InjectorHead {
-    long p10, p11, p12, p13, p14, p15, p16, p17;
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
 }
 
 abstract class InjectorTail extends InjectorPad1 {
@@ -228,5 +224,5 @@ abstract class InjectorTail extends InjectorPad1 {
 
     volatile long tailIndex;
     volatile Injector.Block tailBlock;
-    long p20, p21, p22, p23, p24, p25, p26, p27;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 }

@@ -1,5 +1,6 @@
 package dev.forage.internal.deque;
 
+import dev.forage.internal.LeadingPad;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -181,12 +182,7 @@ public final class WorkDeque extends WorkDequeOwnerFields {
     }
 }
 
-/** Padding before {@code top}: 128 bytes, two cache lines, against the adjacent-line prefetcher too. */
-abstract class WorkDequePad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
-}
-
-abstract class WorkDequeTop extends WorkDequePad0 {
+abstract class WorkDequeTop extends LeadingPad {
     /** Index of the oldest job; only ever increases; advanced by CAS (thieves, and the owner for the last job). */
     volatile long top;
 }

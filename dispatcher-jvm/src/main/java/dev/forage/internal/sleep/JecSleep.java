@@ -99,16 +99,13 @@ public final class JecSleep implements SleepStrategy {
         } else if (idle.rounds < roundsUntilSleeping) {
             Thread.yield();
             idle.rounds++;
-        } else {
-            if (sleep(idle, latch, context)) {
-                // Work was posted since we got sleepy, so we search again at once (S2 below). When one busy
-                // worker keeps posting jobs that it pops itself (a chain of single jobs, a ping-pong), every post
-                // moves the JEC, and without a pause the idle worker would loop announce-search-fail without end,
-                // probing the busy worker's deque and now and then stealing its one job. One yield per failed
-                // attempt, outside the lock, as in Rayon's rounds. Speed only: the search that follows is the
-                // same.
-                Thread.yield();
-            }
+        } else if (sleep(idle, latch, context)) {
+            // Work was posted since we got sleepy (S2 below), so we search again. When one busy worker keeps
+            // posting jobs that it pops itself (a chain of single jobs, a ping-pong), every post moves the JEC,
+            // and without a pause the idle worker would loop announce-search-fail without end, probing the busy
+            // worker's deque and now and then stealing its one job. One yield per failed attempt, outside the
+            // lock, as in Rayon's rounds. Speed only: the search that follows is the same.
+            Thread.yield();
         }
     }
 

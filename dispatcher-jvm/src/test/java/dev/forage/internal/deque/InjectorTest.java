@@ -42,24 +42,6 @@ class InjectorTest {
         assertNull(injector.poll());
     }
 
-    @Test
-    void interleavedPushAndPollKeepOrder() {
-        int nextIn = 0;
-        int nextOut = 0;
-        for (int round = 0; round < 50; round++) {
-            for (int i = 0; i < round % 7 + 1; i++) {
-                injector.push(new Job(nextIn++));
-            }
-            for (int i = 0; i < round % 5 + 1 && nextOut < nextIn; i++) {
-                assertEquals(nextOut++, Job.idOf(injector.poll()));
-            }
-        }
-        while (nextOut < nextIn) {
-            assertEquals(nextOut++, Job.idOf(injector.poll()));
-        }
-        assertTrue(injector.isEmpty());
-    }
-
     /** FIFO across many block boundaries, for the smallest blocks (one slot) up to the default. */
     @ParameterizedTest(name = "block size {0}")
     @ValueSource(ints = {2, 4, 8, Injector.DEFAULT_BLOCK_SIZE})
