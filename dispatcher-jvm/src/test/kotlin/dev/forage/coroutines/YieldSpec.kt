@@ -83,7 +83,7 @@ class YieldSpec : FunSpec({
                 val coroutines = 8
                 val rounds = 50
                 val progress = AtomicIntegerArray(coroutines)
-                var slowestAtFirstFinish = -1 // guarded by `progress`; read after joinAll
+                var progressAtFirstFinish = IntArray(0) // guarded by `progress`; read after joinAll
                 val gate = holdAllWorkers(d.pool) // all eight start queued
                 val jobs = (0 until coroutines).map { id ->
                     launch(d) {
@@ -92,17 +92,19 @@ class YieldSpec : FunSpec({
                             yield()
                         }
                         synchronized(progress) {
-                            if (slowestAtFirstFinish < 0) {
-                                slowestAtFirstFinish = (0 until coroutines).minOf { progress.get(it) }
+                            if (progressAtFirstFinish.isEmpty()) {
+                                progressAtFirstFinish = IntArray(coroutines) { progress.get(it) }.sortedArray()
                             }
                         }
                     }
                 }
                 gate.countDown()
                 jobs.joinAll()
-                // Fair yields keep all eight within a few rounds of each other; an unfair one lets the first
-                // coroutine finish all 50 rounds before the others start.
-                slowestAtFirstFinish shouldBeGreaterThanOrEqual rounds / 2
+                // Fair yields keep all eight within a few rounds of each other; an unfair one (LIFO) lets one
+                // coroutine per worker finish all 50 rounds before the others start. One straggler is allowed: on
+                // this shared 2-core machine the OS can deschedule the other worker for milliseconds while it runs
+                // a coroutine, which no scheduler can take from it (this failed about 1 run in 10 before).
+                progressAtFirstFinish[1] shouldBeGreaterThanOrEqual rounds / 2
             }
         }
     }
