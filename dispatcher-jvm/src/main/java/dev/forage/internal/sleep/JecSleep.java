@@ -3,6 +3,7 @@ package dev.forage.internal.sleep;
 import dev.forage.internal.Tuning;
 import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.latch.CoreLatch;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The jobs-event-counter sleep protocol of seed 001 (Rayon's current sleep module). The default strategy.
@@ -122,11 +123,10 @@ public final class JecSleep implements SleepStrategy {
         }
         WorkerSleepState state = workers[index];
         WorkerCounters stats = context.counters();
-        boolean blocked = false;
         state.lock.lock();
         try {
-            // Held until the condition wait: a latch setter that sees SLEEPING must take this lock to signal,
-            // so it cannot signal before we block.
+            // Held until isBlocked is set (or sleep returns): a waker that saw us counted as sleeping takes this
+            // lock, so it finds either isBlocked set or us gone (docs/sleep.md section 3.4).
             // The intent is published before SLEEPING and before the sleeper count, so any waker that sees
             // either also sees the intent (WorkerSleepState).
             state.sleepIntent = true;
@@ -156,46 +156,68 @@ public final class JecSleep implements SleepStrategy {
             // must not be missed.
             if (context.hasQueuedJobs()) {
                 counters.subSleepingThread(); // nobody will wake us: we undo our own count
-            } else {
-                // S5: block until a waker clears isBlocked (and decrements the sleeping count for us).
-                stats.sleep();
-                blocked = true;
-                state.isBlocked = true;
-                while (state.isBlocked) {
-                    long nanos = context.parkNanos();
-                    if (nanos == IdleContext.PARK_FOREVER) {
-                        state.wakeUp.awaitUninterruptibly();
-                    } else if (nanos <= 0L) {
-                        break; // a timer or this worker's wait deadline is due: we wake ourselves
-                    } else {
-                        try {
-                            state.wakeUp.awaitNanos(nanos);
-                        } catch (InterruptedException ignored) {
-                            // Workers are not interrupted to wake them; the loop re-checks isBlocked.
-                        }
-                    }
-                }
-                if (state.isBlocked) {
-                    // Nobody woke us (a timer or our wait deadline came due): undo our own sleeping count, as on
-                    // the S4 exit.
-                    state.isBlocked = false;
-                    counters.subSleepingThread();
-                }
+                state.sleepIntent = false;
+                idle.wakeFully();
+                latch.wakeUp();
+                return false;
             }
-            state.sleepIntent = false;
+            // S5 begins: from here a waker that takes the lock finds isBlocked and unparks this thread.
+            stats.sleep();
+            state.thread = Thread.currentThread();
+            state.isBlocked = true;
         } finally {
             state.lock.unlock();
         }
-        if (blocked) {
-            stats.wakeup();
-            idle.justWoken = true;
-            if (latch.probe()) {
-                stats.latchWakeup();
-            }
+        block(state, context);
+        state.sleepIntent = false;
+        stats.wakeup();
+        idle.justWoken = true;
+        if (latch.probe()) {
+            stats.latchWakeup();
         }
         idle.wakeFully();
         latch.wakeUp();
         return false;
+    }
+
+    /**
+     * S5: park until a waker clears {@code isBlocked}, or until the deadline that {@link IdleContext#parkNanos}
+     * gives (a timer this worker watches, its own timed wait). Parks directly, without the lock: the lock only
+     * orders the waker against S2..S4, and the park permit covers an unpark that comes before the park. A waker
+     * clears the flag after it un-counted us, so once we see it clear the count is already right.
+     */
+    private void block(WorkerSleepState state, IdleContext context) {
+        boolean interrupted = false;
+        while (state.isBlocked) {
+            long nanos = context.parkNanos();
+            if (nanos <= 0L) {
+                break; // a timer or this worker's wait deadline is due: we wake ourselves
+            }
+            if (nanos == IdleContext.PARK_FOREVER) {
+                LockSupport.park(state);
+            } else {
+                LockSupport.parkNanos(state, nanos);
+            }
+            // park returns at once while the interrupt status is set (shutdownNow interrupts workers): clear it
+            // so the loop does not spin, and set it again on the way out, as awaitUninterruptibly would.
+            interrupted |= Thread.interrupted();
+        }
+        if (state.isBlocked) {
+            state.lock.lock();
+            try {
+                if (state.isBlocked) {
+                    // Nobody woke us (a timer or our wait deadline came due): undo our own sleeping count, as on
+                    // the S4 exit. Under the lock, so a waker cannot un-count us a second time.
+                    counters.subSleepingThread();
+                    state.isBlocked = false;
+                }
+            } finally {
+                state.lock.unlock();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Override
@@ -239,13 +261,12 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void timerDeadlineChanged(int watcherIndex) {
-        WorkerSleepState state = workers[watcherIndex];
-        state.lock.lock();
-        try {
-            // Not a wake-up: the watcher stays counted as sleeping and re-reads its deadline.
-            state.wakeUp.signal();
-        } finally {
-            state.lock.unlock();
+        // Not a wake-up: the watcher stays counted as sleeping, loops in block() and re-reads its deadline. The
+        // caller wrote the new deadline before this; if the watcher read the old one, this unpark reaches it in
+        // its park or, if it comes first, as the permit that makes the park return at once.
+        Thread watcher = workers[watcherIndex].thread;
+        if (watcher != null) {
+            LockSupport.unpark(watcher);
         }
     }
 
@@ -267,19 +288,24 @@ public final class JecSleep implements SleepStrategy {
         if (!state.sleepIntent) {
             return false; // not on its way to sleep (see WorkerSleepState)
         }
+        Thread sleeper;
         state.lock.lock();
         try {
-            if (state.isBlocked) {
-                state.isBlocked = false;
-                state.wakeUp.signal();
-                // The waker decrements, so posters see an accurate count before the woken thread even runs.
-                counters.subSleepingThread();
-                return true;
+            if (!state.isBlocked) {
+                return false;
             }
-            return false;
+            // The waker decrements, so posters see an accurate count before the woken thread even runs; and it
+            // decrements before it clears isBlocked, so the woken thread can never count itself again (S2 of its
+            // next sleep) before this decrement has landed.
+            counters.subSleepingThread();
+            state.isBlocked = false;
+            sleeper = state.thread;
         } finally {
             state.lock.unlock();
         }
+        // After the unlock: the sleeper does not need the lock to leave S5, so it never waits for ours.
+        LockSupport.unpark(sleeper);
+        return true;
     }
 
     @Override
@@ -295,6 +321,11 @@ public final class JecSleep implements SleepStrategy {
     @Override
     public int idleThreads() {
         return Counters.awakeButIdleThreads(counters.load());
+    }
+
+    /** Test hook: is this worker parked in S5 with nobody having woken it yet (a volatile read)? */
+    boolean isBlocked(int workerIndex) {
+        return workers[workerIndex].isBlocked;
     }
 
     /** Test hook: the counters word. */

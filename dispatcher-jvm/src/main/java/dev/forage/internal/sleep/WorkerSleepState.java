@@ -1,12 +1,12 @@
 package dev.forage.internal.sleep;
 
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Per-worker blocking state (seed 002, "Mechanism for threads to go to sleep and be awoken"): a lock, a
- * condition, and the lock-guarded {@code isBlocked} flag that only the worker sets and only a waker clears.
- * <b>Internal</b>.
+ * Per-worker blocking state (seed 002, "Mechanism for threads to go to sleep and be awoken"): a lock and the
+ * {@code isBlocked} flag that only the worker sets and only a waker (or the worker itself, on its own deadline)
+ * clears, both under the lock. The worker parks on its thread, outside the lock; a waker unparks it after
+ * clearing the flag (docs/sleep.md sections 3.3 and 3.4). <b>Internal</b>.
  *
  * <p>{@code sleepIntent} is a hint for wakers, not part of the proof's critical state: the worker sets it
  * (volatile) before it tries to count itself as a sleeper and clears it when it stops sleeping, so a waker that
@@ -16,8 +16,15 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class WorkerSleepState {
     final ReentrantLock lock = new ReentrantLock();
-    final Condition wakeUp = lock.newCondition();
-    /** Guarded by {@link #lock}. True while the worker is blocked and nobody has woken it yet. */
-    boolean isBlocked;
+    /**
+     * Written under {@link #lock}; read by the parked worker without it (hence volatile). True while the worker
+     * is blocked and nobody has woken it yet.
+     */
+    volatile boolean isBlocked;
+    /**
+     * The thread that last blocked as this worker (a single-threaded pool's worker runs on its caller's
+     * thread, so it can change between sleeps). Written before {@link #isBlocked} is set; the unpark target.
+     */
+    volatile Thread thread;
     volatile boolean sleepIntent;
 }

@@ -18,7 +18,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * swap to SET and, only if the swap returned SLEEPING, lock and signal.
  *
  * <p>The owner's "block" is modelled without blocking: holding its sleep lock, it marks itself blocked and then
- * releases the lock, which is what a condition wait does. The setter's {@link SleepWaker} takes the same lock
+ * releases the lock, which is what {@code JecSleep}'s S5 does before it parks. The setter's {@link SleepWaker} takes the same lock
  * and clears the mark, as {@code JecSleep.wakeSpecificThread} clears {@code isBlocked}. The arbiter then sees
  * whether the owner would still be asleep with nobody left to wake it. The waker also records whether it had to
  * wait for the owner's lock: the hand-off where the setter saw SLEEPING before the owner had blocked, which the
@@ -75,8 +75,8 @@ public class LatchSetVsSleep {
                 r.r1 = 1;
                 return;
             }
-            // Committed: the owner blocks. A condition wait releases the lock only once the thread is parked,
-            // which the unlock below stands for.
+            // Committed: the owner blocks. JecSleep's S5 sets isBlocked under the lock, unlocks, then parks;
+            // the unlock below stands for that.
             ownerBlocked = true;
             r.r1 = 2;
         } finally {

@@ -15,8 +15,8 @@ import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
  * The same race as {@link InjectorVsSleeper}, end to end through the real {@link JecSleep}: the poster runs
  * {@code Injector.push} then {@code JecSleep.newInjectedJobs} (I1..I3 and the wake-up), the sleeper gets sleepy
  * (S1) and then runs the worker's final {@code noWorkFound} (S2..S5: whole-word CAS, final injector check, block
- * on its real condition). Pins I1..I3 against S1..S5 of {@code docs/sleep.md}, including the waker's side (the
- * poster decrements the count and signals under the sleeper's lock).
+ * parked on its real flag). Pins I1..I3 against S1..S5 of {@code docs/sleep.md}, including the waker's side (the
+ * poster decrements the count and clears the flag under the sleeper's lock, then unparks it).
  *
  * <p>Before the race the JEC is odd (a previous post), so a poster that reads the counters before the
  * sleeper's S1 writes nothing and sees no sleeper: only S4 can then save the job. The worker's extra search
@@ -51,7 +51,7 @@ public class InjectorVsJecSleep {
     private final Injector injector = new Injector();
     private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
     private final SpinLatch latch = new SpinLatch(sleep, 0);
-    private final RaceIdleContext context = new RaceIdleContext(injector);
+    private final RaceIdleContext context = new RaceIdleContext(injector, () -> sleep.isBlocked(0));
     private final IdleState idle;
 
     public InjectorVsJecSleep() {

@@ -47,9 +47,10 @@ public class InjectorVsSpinForWork {
 
     private final Injector injector = new Injector();
     private final RaceProbe probe = new RaceProbe(injector);
-    private final SpinForWork sleep = new SpinForWork(new JecSleep(1, 0, 0, probe), 1, SPIN_NANOS, probe);
+    private final JecSleep jec = new JecSleep(1, 0, 0, probe);
+    private final SpinForWork sleep = new SpinForWork(jec, 1, SPIN_NANOS, probe);
     private final SpinLatch latch = new SpinLatch(sleep, 0);
-    private final RaceIdleContext context = new RaceIdleContext(injector);
+    private final RaceIdleContext context = new RaceIdleContext(injector, () -> jec.isBlocked(0));
     private final IdleState idle = sleep.startLooking(0);
 
     @Actor

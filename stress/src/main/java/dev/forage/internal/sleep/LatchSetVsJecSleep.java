@@ -13,11 +13,11 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIZ_Result;
 
 /**
- * {@code LatchSetVsSleep} end to end: a worker that really blocks on its condition inside
+ * {@code LatchSetVsSleep} end to end: a worker that really parks in S5 inside
  * {@code JecSleep.noWorkFound} for a {@link SpinLatch}, against {@code SpinLatch.set} from another thread, which
  * wakes it through {@code JecSleep.notifyWorkerLatchIsSet}. Pins the latch step pair of {@code docs/sleep.md},
  * "Latches", with the real lock hand-off: the owner holds its sleep lock from before {@code fallAsleep} until
- * the condition wait, the waker needs that lock to clear {@code isBlocked}, and it reads the owner's
+ * it has set {@code isBlocked} and parks, the waker needs that lock to clear {@code isBlocked}, and it reads the owner's
  * {@code sleepIntent} (published before SLEEPING) to decide whether to take the lock at all.
  *
  * <p>The worker got sleepy (S1) before the race and nothing posts work, so once its latch is SLEEPING the owner
@@ -40,7 +40,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @State
 public class LatchSetVsJecSleep {
     private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
-    private final RaceIdleContext context = new RaceIdleContext(new Injector());
+    private final RaceIdleContext context = new RaceIdleContext(new Injector(), () -> sleep.isBlocked(0));
     private boolean wakerCalled;
     private final SpinLatch latch = new SpinLatch(new SleepWaker() {
         @Override

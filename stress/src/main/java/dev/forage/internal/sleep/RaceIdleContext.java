@@ -2,6 +2,7 @@ package dev.forage.internal.sleep;
 
 import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.deque.Injector;
+import java.util.function.BooleanSupplier;
 
 /**
  * The {@link IdleContext} of a worker that sleeps inside a jcstress actor. It makes a real {@link JecSleep}
@@ -13,10 +14,12 @@ import dev.forage.internal.deque.Injector;
  *   <li>Once the other actor has finished ({@link #otherActorDone}), {@link #parkNanos} returns 0: "a timer is
  *       due", so JecSleep's S5 loop breaks and the sleeper undoes its own sleeping count.</li>
  * </ul>
- * JecSleep calls {@code parkNanos} with the sleep lock held and only while its {@code isBlocked} flag, read under
- * that lock, is still set. A waker clears that flag under the same lock before it returns. So when
- * {@code parkNanos} sees the other actor done and is still asked for a wait, the other actor finished without
- * waking the sleeper: a lost wake-up, recorded in {@link #selfWoke}. No clock decides anything: the slice only
+ * When {@code parkNanos} sees the other actor done, it decides whether the sleeper was left blocked: the other
+ * actor's wake-up, if any, came before its last write, so a sleeper whose blocked flag is still set then was not
+ * woken: a lost wake-up, recorded in {@link #selfWoke}. The flag comes from {@code stillBlocked}: JecSleep parks
+ * outside its lock and reads its volatile {@code isBlocked} before each park, so the context asks for that flag
+ * itself. Strategies that wait on a condition call {@code parkNanos} with their lock held and only while their
+ * flag is set, so for them being asked at all means "still blocked". No clock decides anything: the slice only
  * bounds how often the sleeper re-reads {@code otherActorDone}.
  */
 final class RaceIdleContext implements IdleContext {
@@ -24,6 +27,7 @@ final class RaceIdleContext implements IdleContext {
     private static final long SLICE_NANOS = 100_000L;
 
     private final Injector injector;
+    private final BooleanSupplier stillBlocked;
     private final WorkerCounters stats = new WorkerCounters();
 
     /** Written by the other actor as its last action. */
@@ -35,8 +39,15 @@ final class RaceIdleContext implements IdleContext {
     /** The sleeper ended its block itself, after the other actor had finished without waking it. */
     boolean selfWoke;
 
+    /** For strategies that call {@link #parkNanos} under their sleep lock, only while blocked. */
     RaceIdleContext(Injector injector) {
+        this(injector, () -> true);
+    }
+
+    /** {@code stillBlocked}: the sleeper's own blocked flag (a volatile read), e.g. {@code JecSleep.isBlocked}. */
+    RaceIdleContext(Injector injector, BooleanSupplier stillBlocked) {
         this.injector = injector;
+        this.stillBlocked = stillBlocked;
     }
 
     @Override
@@ -49,7 +60,7 @@ final class RaceIdleContext implements IdleContext {
     @Override
     public long parkNanos() {
         if (otherActorDone) {
-            selfWoke = true;
+            selfWoke = stillBlocked.getAsBoolean();
             return 0L;
         }
         return SLICE_NANOS;
