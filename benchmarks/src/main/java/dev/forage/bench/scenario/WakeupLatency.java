@@ -21,6 +21,15 @@ import org.HdrHistogram.Histogram;
 public final class WakeupLatency implements Scenario {
     /** Gap between wake-ups: long enough for every subject's workers to be parked. */
     static final long GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
+    /**
+     * The inside trigger first works (spins) for a random time below this, then submits. Without it the submit
+     * came a fixed few microseconds after the trigger's worker woke, which on this 2-vCPU machine is also a few
+     * microseconds after the measuring thread parked on the other CPU, and the latency then depended on that
+     * phase more than on the pool: at a 0 µs delay a fixed pool woke its second thread in 6.6 µs (p50) and
+     * Forage and ForkJoinPool in about 25 µs; at 100 µs Forage in 5.2 µs and the fixed pool in 30.5 µs
+     * (docs/benchmarks.md, "Wake-up from inside: the phase"). A uniform delay averages over the phase.
+     */
+    static final long INSIDE_MAX_WORK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     /** The inside submitter spins at most this long waiting for another worker to take the job. */
     static final long INSIDE_SPIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -43,10 +52,12 @@ public final class WakeupLatency implements Scenario {
     @Override
     public String description() {
         return inside
-                ? "A job on a worker records the time, calls `execute(job2)` and then spins (up to 5 ms) until "
-                        + "job2 starts, so job2 must be taken by another worker, which is asleep: the latency is "
-                        + "from the `execute` call to job2's first instruction. Then 0.8 to 1.2 ms idle before the "
-                        + "next sample. p50 and p99 in µs (HdrHistogram, 3 significant digits)."
+                ? "A job on a worker first works (spins) for a random 0 to 200 µs, so that the wake-up does not "
+                        + "always come at the same moment after the other threads parked, then records the time, "
+                        + "calls `execute(job2)` and spins (up to 5 ms) until job2 starts, so job2 must be taken by "
+                        + "another worker, which is asleep: the latency is from the `execute` call to job2's first "
+                        + "instruction. Then 0.8 to 1.2 ms idle before the next sample. p50 and p99 in µs "
+                        + "(HdrHistogram, 3 significant digits)."
                 : "A thread outside the pool records the time and calls `execute(job)`; the job reads the clock "
                         + "first thing. Between samples the submitter waits until the job ran and then 0.8 to 1.2 ms "
                         + "more, so the workers are asleep when the next job arrives. p50 and p99 in µs "
@@ -104,7 +115,8 @@ public final class WakeupLatency implements Scenario {
         while ((now = System.nanoTime()) - until < 0) {
             LockSupport.parkNanos(until - now);
         }
-        h.recordValue(Math.max(probe.once(), 0));
+        long work = probe.inside ? random.nextLong(INSIDE_MAX_WORK_NANOS) : 0L;
+        h.recordValue(Math.max(probe.once(work), 0));
     }
 
     /** The submitted job; reused, one sample at a time. */
@@ -114,6 +126,8 @@ public final class WakeupLatency implements Scenario {
         private final Thread waiter;
         private final Runnable target = this::started;
         private volatile long t0;
+        /** How long the inside trigger works before it submits; written before the trigger is submitted. */
+        private volatile long workNanos;
         private volatile long latency;
         private volatile boolean done;
         /** Inside samples where no other worker took the job within the spin limit. Written by the trigger. */
@@ -125,9 +139,13 @@ public final class WakeupLatency implements Scenario {
             this.waiter = waiter;
         }
 
-        /** One sample: submits and waits (parked) until the job started; returns its latency in ns. */
-        long once() {
+        /**
+         * One sample: submits and waits (parked) until the job started; returns its latency in ns. {@code work}:
+         * how long the inside trigger works before it submits (unused from outside).
+         */
+        long once(long work) {
             done = false;
+            workNanos = work;
             if (inside) {
                 ex.execute(this); // the trigger: it submits the target from inside
             } else {
@@ -143,6 +161,11 @@ public final class WakeupLatency implements Scenario {
         /** The inside trigger, running on a worker. */
         @Override
         public void run() {
+            long workStart = System.nanoTime();
+            long work = workNanos;
+            while (System.nanoTime() - workStart < work) {
+                Thread.onSpinWait();
+            }
             long start = System.nanoTime();
             t0 = start;
             ex.execute(target);
