@@ -117,6 +117,9 @@ public final class WorkDeque extends WorkDequeOwnerFields {
             if (!won) {
                 return null;
             }
+            if (cleared != t) {
+                clearStolen(a, t); // the slots thieves took before this one
+            }
             cleared = t + 1;
         }
         a.lazySet(i, null);
