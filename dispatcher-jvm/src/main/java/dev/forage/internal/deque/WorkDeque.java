@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Exactly one of {@code pop} and {@code steal} wins the last job: both must CAS {@code top} from the same
  * value (jcstress {@code DequeLastItemRace}; Lincheck {@code WorkDequeLincheckTest}).
  *
- * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty,
- * so a stolen job is not kept reachable by the buffer. A slot below {@code top} is never returned again: a
+ * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty
+ * or wins its last job, so a stolen job is not kept reachable by the buffer. A slot below {@code top} is never returned again: a
  * thief that reads a stale slot fails its CAS.
  *
  * <p>Layout: {@code top} (written by thieves) and the owner's fields ({@code bottom}, {@code buffer},

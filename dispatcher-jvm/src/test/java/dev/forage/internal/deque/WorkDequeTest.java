@@ -93,30 +93,6 @@ class WorkDequeTest {
     }
 
     /**
-     * A chain of single jobs (push one, pop it) across many wrap-arounds of the ring, then the last job after a
-     * steal, which pop must win with the thieves' CAS and which must leave the deque consistent.
-     */
-    @Test
-    void lastJobPopsKeepTheDequeConsistent() {
-        for (int i = 0; i < 1000; i++) { // 1000 hops wrap the 64-slot ring many times without growing it
-            assertTrue(deque.push(new Job(i)), "every hop pushes into an empty deque");
-            assertEquals(1, deque.size());
-            assertEquals(i, Job.idOf(deque.pop()));
-            assertTrue(deque.isEmpty(), "hop " + i);
-            assertNull(deque.pop());
-        }
-        pushRange(1, 4);
-        assertEquals(1, Job.idOf(deque.steal()));
-        assertEquals(3, Job.idOf(deque.pop()));
-        assertEquals(2, Job.idOf(deque.pop()), "one job left after a steal: pop takes it with the CAS");
-        assertNull(deque.steal());
-        assertNull(deque.pop());
-        deque.push(new Job(7));
-        assertEquals(7, Job.idOf(deque.steal()), "a single job can still be stolen");
-        assertNull(deque.pop());
-    }
-
-    /**
      * The buffer must not keep stolen jobs reachable: when pop wins the last job, the slots that thieves took
      * before it are cleared too (they used to stay set until the ring wrapped around onto them).
      */
