@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Exactly one of {@code pop} and {@code steal} wins the last job: both must CAS {@code top} from the same
  * value (jcstress {@code DequeLastItemRace}; Lincheck {@code WorkDequeLincheckTest}).
  *
- * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty
- * or wins its last job, so a stolen job is not kept reachable by the buffer. A slot below {@code top} is never returned again: a
- * thief that reads a stale slot fails its CAS.
+ * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty,
+ * wins its last job, or pushes with {@link #CLEAR_BATCH} consumed slots not yet cleared, so the buffer keeps at
+ * most that many stolen jobs reachable. A slot below {@code top} is never returned again: a thief that reads a
+ * cleared slot sees null and retries, and one that read the job before the clear fails its CAS.
  *
  * <p>Layout: {@code top} (written by thieves) and the owner's fields ({@code bottom}, {@code buffer},
  * {@code cleared}) sit on cache lines of their own, padded by superclasses (Java 8 has no {@code @Contended}
@@ -54,6 +55,13 @@ public final class WorkDeque extends WorkDequeOwnerFields {
     };
 
     private static final int INITIAL_CAPACITY = 64;
+    /**
+     * A push clears the slots thieves consumed once this many have piled up: a worker that only produces (a
+     * coroutine launching children that others run) never pops, so without it every stolen job stayed reachable
+     * from the ring until the ring wrapped around, and a ring grown to 2^19 slots kept half a million finished
+     * coroutines alive through every GC. 32 references are two cache lines with compressed oops.
+     */
+    static final int CLEAR_BATCH = 32;
     private static final AtomicLongFieldUpdater<WorkDequeTop> TOP =
             AtomicLongFieldUpdater.newUpdater(WorkDequeTop.class, "top");
 
@@ -75,6 +83,8 @@ public final class WorkDeque extends WorkDequeOwnerFields {
         AtomicReferenceArray<Runnable> a = buffer;
         if (b - t >= a.length()) {
             a = grow(a, t, b);
+        } else if (t - cleared >= CLEAR_BATCH) {
+            clearStolen(a, t, b);
         }
         a.lazySet(index(a, b), job);
         // Volatile, not lazySet: a thief that reads bottom == b + 1 sees the slot written above (release), and
@@ -92,7 +102,7 @@ public final class WorkDeque extends WorkDequeOwnerFields {
         long t0 = top;
         if (bottom - t0 <= 0) {
             if (cleared != t0) {
-                clearStolen(buffer, t0);
+                clearStolen(buffer, t0, t0);
             }
             return null;
         }
@@ -105,7 +115,7 @@ public final class WorkDeque extends WorkDequeOwnerFields {
         if (t > b) {
             // Empty: restore bottom, and clear the slots that thieves consumed.
             bottom = b + 1;
-            clearStolen(a, t);
+            clearStolen(a, t, t);
             return null;
         }
         int i = index(a, b);
@@ -118,7 +128,7 @@ public final class WorkDeque extends WorkDequeOwnerFields {
                 return null;
             }
             if (cleared != t) {
-                clearStolen(a, t); // the slots thieves took before this one
+                clearStolen(a, t, t); // the slots thieves took before this one (job t is already read)
             }
             cleared = t + 1;
         }
@@ -143,6 +153,16 @@ public final class WorkDeque extends WorkDequeOwnerFields {
             return RETRY;
         }
         return job;
+    }
+
+    /**
+     * Any thread; a snapshot. The index of the oldest job when the deque holds exactly one, otherwise -1. While
+     * {@code top} stays at that index the same job sits in the deque: {@code top} only grows, and whoever takes
+     * the job at index {@code t} moves it past {@code t}.
+     */
+    public long loneJobIndex() {
+        long t = top;
+        return bottom - t == 1 ? t : -1L;
     }
 
     /** Any thread; a snapshot that may be stale by the time it returns. */
@@ -172,8 +192,14 @@ public final class WorkDeque extends WorkDequeOwnerFields {
         return a;
     }
 
-    private void clearStolen(AtomicReferenceArray<Runnable> a, long t) {
-        long from = Math.max(cleared, t - a.length());
+    /**
+     * Nulls the consumed slots below {@code t}, except those that share a ring slot with a job still live in
+     * {@code [t, liveEnd)}: index {@code i} and {@code i + length} are the same slot, so only indices from
+     * {@code liveEnd - length} on are safe. A push may clear with a nearly full ring (up to {@code length - 1}
+     * live jobs) and a long backlog, where the older indices are the live jobs' slots.
+     */
+    private void clearStolen(AtomicReferenceArray<Runnable> a, long t, long liveEnd) {
+        long from = Math.max(cleared, liveEnd - a.length());
         for (long i = from; i < t; i++) {
             a.lazySet(index(a, i), null);
         }

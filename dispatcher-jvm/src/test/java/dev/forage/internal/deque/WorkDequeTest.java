@@ -43,6 +43,25 @@ class WorkDequeTest {
     }
 
     @Test
+    void loneJobIndexNamesTheOnlyJobAndMovesWhenItIsTaken() {
+        assertEquals(-1L, deque.loneJobIndex(), "empty");
+        deque.push(new Job(1));
+        assertEquals(0L, deque.loneJobIndex(), "one job, at index 0");
+        deque.push(new Job(2));
+        assertEquals(-1L, deque.loneJobIndex(), "two jobs are not a lone job");
+        deque.pop();
+        assertEquals(0L, deque.loneJobIndex(), "job 2 popped: job 1 is alone again, at the same index");
+        deque.pop();
+        deque.push(new Job(3));
+        assertEquals(1L, deque.loneJobIndex(), "the owner took job 1 (the last-job CAS moved top): a new index");
+        deque.push(new Job(4));
+        assertEquals(3, Job.idOf(deque.steal()));
+        assertEquals(2L, deque.loneJobIndex(), "a thief took the oldest: job 4 is alone, at the next index");
+        deque.steal();
+        assertEquals(-1L, deque.loneJobIndex(), "empty again");
+    }
+
+    @Test
     void emptyDequeGivesNothing() {
         assertTrue(deque.isEmpty());
         assertEquals(0, deque.size());
@@ -105,6 +124,87 @@ class WorkDequeTest {
         for (int i = 0; i < 3; i++) {
             assertNull(deque.buffer.get(i), "slot " + i + " still holds a job that already ran");
         }
+    }
+
+    @Test
+    void aProducerThatNeverPopsDoesNotKeepStolenJobsReachable() {
+        // The ring first grows to 1024 slots while nobody steals, as when a thief falls behind for a while.
+        pushRange(0, 1000);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(i, Job.idOf(deque.steal()));
+        }
+        // Then a producer that only pushes, with a thief that keeps up: every job but the newest is taken.
+        for (int i = 1000; i < 5000; i++) {
+            deque.push(new Job(i));
+            assertEquals(i, Job.idOf(deque.steal()));
+            int held = nonNullSlots();
+            assertTrue(held <= WorkDeque.CLEAR_BATCH + 1, "after push " + i + " the ring still holds " + held
+                    + " jobs that thieves took; at most " + WorkDeque.CLEAR_BATCH + " may wait to be cleared");
+        }
+    }
+
+    /**
+     * The push's clearing must stop short of the slots that alias live jobs in the ring: with the 64-slot ring
+     * nearly full and 35 consumed slots not yet cleared, clearing every consumed index would null slots 0-18,
+     * which hold jobs 64-82 after the wrap. A first version did, and the thieves then spun on a null slot whose
+     * job was lost (a hang in the coroutine fib benchmark).
+     */
+    @Test
+    void clearingOnPushNeverTouchesALiveJob() {
+        pushRange(0, 63);
+        for (int i = 0; i < 20; i++) {
+            assertEquals(i, Job.idOf(deque.steal()));
+        }
+        pushRange(63, 83); // wraps: 63 jobs live in 64 slots, 20 consumed and not cleared
+        for (int i = 20; i < 35; i++) {
+            assertEquals(i, Job.idOf(deque.steal()));
+        }
+        deque.push(new Job(83)); // 35 consumed slots: this push clears
+        for (int i = 35; i < 84; i++) {
+            assertEquals(i, Job.idOf(deque.steal()), "job " + i + " after the clearing push");
+        }
+        assertTrue(deque.isEmpty());
+    }
+
+    /**
+     * Sequential model check: long random runs of push, pop and steal against an {@link java.util.ArrayDeque},
+     * biased so the ring runs nearly full, wraps and grows, with the clearing at every reachable lag.
+     */
+    @Test
+    void randomRunsAgreeWithASequentialModel() {
+        for (long seed = 1; seed <= 40; seed++) {
+            java.util.Random random = new java.util.Random(seed);
+            WorkDeque d = new WorkDeque();
+            java.util.ArrayDeque<Integer> model = new java.util.ArrayDeque<>();
+            int next = 0;
+            for (int step = 0; step < 20_000; step++) {
+                int op = random.nextInt(10);
+                if (op < 5) {
+                    d.push(new Job(next));
+                    model.addLast(next++);
+                } else if (op < 8) {
+                    Integer expected = model.pollFirst();
+                    Runnable got = d.steal();
+                    assertEquals(expected == null ? -1 : expected, got == null ? -1 : Job.idOf(got),
+                            "seed " + seed + ", step " + step + ": steal");
+                } else {
+                    Integer expected = model.pollLast();
+                    Runnable got = d.pop();
+                    assertEquals(expected == null ? -1 : expected, got == null ? -1 : Job.idOf(got),
+                            "seed " + seed + ", step " + step + ": pop");
+                }
+            }
+        }
+    }
+
+    private int nonNullSlots() {
+        int n = 0;
+        for (int i = 0; i < deque.buffer.length(); i++) {
+            if (deque.buffer.get(i) != null) {
+                n++;
+            }
+        }
+        return n;
     }
 
     @Test
