@@ -10,6 +10,7 @@ import dev.forage.internal.sleep.IdleContext;
 import dev.forage.internal.sleep.IdleState;
 import dev.forage.internal.sleep.SleepStrategy;
 import dev.forage.internal.timer.TimerQueue;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -38,6 +39,14 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     private final SleepStrategy sleep;
     private final Injector injector;
     private final TimerQueue timers;
+    /**
+     * Per victim: the index of the lone job this worker last left in that victim's deque, and the search round
+     * in which it did ({@link #stealFromOthers}). Owner thread only; sized on first use.
+     */
+    private long[] leftLoneJobIndex = new long[0];
+    private int[] leftLoneJobRound = new int[0];
+    /** Set when the current search left a lone job to its owner: the next round must come without sleeping. */
+    private boolean leftLoneJob;
 
     Worker(Registry registry, int index) {
         this.registry = registry;
@@ -131,7 +140,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                 }
                 IdleState idle = sleep.startLooking(index);
                 while (!latch.probe()) {
-                    job = findWork();
+                    job = findWork(true);
                     if (job != null) {
                         leaveIdle(idle);
                         execute(job);
@@ -141,7 +150,14 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                         leaveIdle(idle);
                         return latch.probe();
                     }
-                    sleep.noWorkFound(idle, latch, this);
+                    if (leftLoneJob) {
+                        // We left a neighbour's only job to its owner. Never sleep on it: one yield, and the next
+                        // round takes it if it is still there (docs/sleep.md section 4.6).
+                        Thread.yield();
+                    } else {
+                        sleep.noWorkFound(idle, latch, this);
+                    }
+                    searchRound++;
                 }
                 leaveIdle(idle);
                 break;
@@ -160,7 +176,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
      * not counted idle is one that no poster counts on, so at worst a poster wakes a sleeper it did not need.
      */
     private Runnable takeBeforeIdling() {
-        Runnable job = stealFromOthers();
+        Runnable job = stealFromOthers(true);
         return job != null ? job : pollInjector();
     }
 
@@ -221,7 +237,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
      * Owner thread. A full search: own deque, where a wake-up hint points (seed 003), every other worker from a
      * random start, timers, injector.
      */
-    private Runnable findWork() {
+    private Runnable findWork(boolean mayLeaveLoneJobs) {
         Runnable job = deque.pop();
         if (job != null) {
             return job;
@@ -230,7 +246,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         if (job != null) {
             return job;
         }
-        job = stealFromOthers();
+        job = stealFromOthers(mayLeaveLoneJobs);
         if (job != null) {
             return job;
         }
@@ -265,7 +281,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     int runUntilIdle() {
         int ran = 0;
         Runnable job;
-        while ((job = findWork()) != null) {
+        while ((job = findWork(false)) != null) {
             execute(job);
             ran++;
         }
@@ -280,11 +296,24 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         return job;
     }
 
-    private Runnable stealFromOthers() {
+    /**
+     * Owner thread. One job stolen from another worker, or null. With {@code mayLeaveLoneJobs}, a deque that
+     * holds exactly one job is skipped unless this worker already saw that same job there in an earlier search
+     * round: a worker that pushes one job and goes on to pop it (a chain of jobs, a ping-pong of two
+     * coroutines) keeps it, instead of the job moving to another core on every hand-off. A job whose owner is
+     * busy or blocked waits at most one round: the caller yields instead of sleeping after leaving one.
+     */
+    Runnable stealFromOthers(boolean mayLeaveLoneJobs) {
+        leftLoneJob = false;
         Worker[] workers = registry.workers;
         int n = workers.length;
         if (n <= 1) {
             return null;
+        }
+        if (mayLeaveLoneJobs && leftLoneJobIndex.length != n) {
+            leftLoneJobIndex = new long[n];
+            Arrays.fill(leftLoneJobIndex, -1L);
+            leftLoneJobRound = new int[n];
         }
         int start = nextVictim(n);
         while (true) {
@@ -297,7 +326,11 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                 if (victim == index) {
                     continue;
                 }
-                Runnable job = workers[victim].deque.steal();
+                WorkDeque d = workers[victim].deque;
+                if (mayLeaveLoneJobs && leaveLoneJob(victim, d)) {
+                    continue;
+                }
+                Runnable job = d.steal();
                 if (job == WorkDeque.RETRY) {
                     retry = true;
                 } else if (job != null) {
@@ -309,6 +342,24 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                 return null;
             }
         }
+    }
+
+    /**
+     * Whether to leave {@code victim}'s deque alone this round: it holds one job, which this worker has not seen
+     * there in an earlier round. Remembers the sighting.
+     */
+    private boolean leaveLoneJob(int victim, WorkDeque d) {
+        long lone = d.loneJobIndex();
+        if (lone < 0) {
+            return false;
+        }
+        if (leftLoneJobIndex[victim] == lone && leftLoneJobRound[victim] != searchRound) {
+            return false; // it waited a whole round: its owner is busy elsewhere, take it
+        }
+        leftLoneJobIndex[victim] = lone;
+        leftLoneJobRound[victim] = searchRound;
+        leftLoneJob = true;
+        return true;
     }
 
     private int nextVictim(int n) {
@@ -339,7 +390,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
      */
     private void drainAndRetire() {
         while (true) {
-            Runnable job = findWork();
+            Runnable job = findWork(false);
             if (job != null) {
                 execute(job);
                 continue;

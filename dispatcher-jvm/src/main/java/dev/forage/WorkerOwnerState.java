@@ -17,6 +17,11 @@ abstract class WorkerOwnerState extends LeadingPad {
     boolean takeOldestNext;
     /** The deadline of the innermost timed wait in progress, or {@code Worker.NO_DEADLINE}. */
     long waitDeadline;
+    /**
+     * Counts this worker's idle search rounds (each ends in a yield or a call to the sleep strategy); a lone
+     * job is stolen only when it was already there in an earlier round ({@code Worker.stealFromOthers}).
+     */
+    int searchRound;
 }
 
 /** 128 bytes of padding after a worker's owner-written fields. */

@@ -1,0 +1,125 @@
+package dev.forage;
+
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.forage.testing.Watchdog;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The lone-job rule of {@code Worker.stealFromOthers} (docs/sleep.md section 4.6): an idle worker leaves a
+ * deque's only job to its owner for one search round, and takes it in the next if it is still there.
+ *
+ * <p>The first test walks the rule step by step on workers whose threads are held back. The others pin its
+ * liveness in a running pool: a lone job whose owner blocks in user code, or keeps busy, is still taken, from a
+ * pool whose other workers are awake or asleep. A rule that left lone jobs for good hangs them; the watchdog turns
+ * that into a failure with a thread dump. What the rule is for (a chain of jobs that stays on its core) is a
+ * speed property, measured by {@code chain-exec-200k} in the benchmarks, not asserted here.
+ */
+@Watchdog.Budget(seconds = 120)
+class LoneJobTest {
+    /**
+     * The rule itself, step by step, with no thread racing the test: the pool's threads are held at a gate, so
+     * the test thread is the only one touching the two workers (it plays worker 0's owner when it pushes, and
+     * worker 1 when it searches).
+     */
+    @Test
+    void aLoneJobIsLeftForOneSearchRoundAndTakenInTheNext() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        ThreadFactory heldAtTheGate = r -> new Thread(() -> {
+            awaitQuietly(gate);
+            r.run();
+        });
+        ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).threadFactory(heldAtTheGate)
+                .build();
+        try {
+            Worker owner = pool.registry().workers[0];
+            Worker thief = pool.registry().workers[1];
+            Runnable first = () -> { };
+            Runnable second = () -> { };
+
+            owner.deque.push(first);
+            assertNull(thief.stealFromOthers(true), "first sighting of a lone job: left to its owner");
+            assertNull(thief.stealFromOthers(true), "still the same round: still left");
+            assertSame(first, thief.stealFromOthers(false), "a search that may not leave lone jobs takes it");
+
+            owner.deque.push(first);
+            assertNull(thief.stealFromOthers(true), "a new lone job (a new index): left");
+            thief.searchRound++;
+            assertSame(first, thief.stealFromOthers(true), "seen in an earlier round and still there: taken");
+
+            owner.deque.push(first);
+            assertNull(thief.stealFromOthers(true), "left in this round");
+            assertSame(first, owner.deque.pop(), "its owner takes it, as in a chain of jobs");
+            owner.deque.push(second);
+            thief.searchRound++;
+            assertNull(thief.stealFromOthers(true), "the next job sits at a new index: a new lone job, left again");
+            thief.searchRound++;
+            assertSame(second, thief.stealFromOthers(true), "and taken a round later");
+
+            owner.deque.push(first);
+            owner.deque.push(second);
+            assertSame(first, thief.stealFromOthers(true), "two jobs are not a lone job: the oldest is taken at once");
+        } finally {
+            gate.countDown();
+            pool.close();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} workers")
+    @ValueSource(ints = {2, 3, 8})
+    void aLoneJobBehindABlockedOwnerIsTaken(int threads) throws Exception {
+        int trips = Pools.longRun() ? 100_000 : 5_000;
+        try (ForagePool pool = Pools.pool(threads)) {
+            for (int trip = 0; trip < trips; trip++) {
+                if (trip % 256 == 255) {
+                    Pools.awaitAllAsleep(pool); // some trips start from a pool where everyone sleeps
+                }
+                CountDownLatch ran = new CountDownLatch(1);
+                CountDownLatch ownerDone = new CountDownLatch(1);
+                pool.execute(() -> {
+                    pool.execute(ran::countDown); // the only job on this worker's deque
+                    try {
+                        ran.await(); // blocks in user code: only another worker can run it
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    ownerDone.countDown();
+                });
+                ownerDone.await();
+            }
+        }
+    }
+
+    @Test
+    void aLoneJobBehindABusyOwnerIsTaken() throws Exception {
+        int trips = Pools.longRun() ? 100_000 : 5_000;
+        try (ForagePool pool = Pools.pool(2)) {
+            for (int trip = 0; trip < trips; trip++) {
+                AtomicBoolean ran = new AtomicBoolean();
+                CountDownLatch ownerDone = new CountDownLatch(1);
+                pool.execute(() -> {
+                    pool.execute(() -> ran.set(true));
+                    while (!ran.get()) {
+                        Thread.onSpinWait(); // busy, not blocked: the other worker must still take the job
+                    }
+                    ownerDone.countDown();
+                });
+                ownerDone.await();
+            }
+        }
+    }
+}
