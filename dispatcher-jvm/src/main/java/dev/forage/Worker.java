@@ -140,7 +140,11 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                 }
                 IdleState idle = sleep.startLooking(index);
                 while (!latch.probe()) {
-                    job = findWork(true);
+                    // A worker just woken takes a lone job at once: it may have been woken for exactly that
+                    // job, by a pusher about to block or spin, perhaps onto the pusher's own CPU, where a
+                    // yield would hand the CPU back to the pusher for the rest of its time slice
+                    // (docs/sleep.md section 4.6).
+                    job = findWork(!idle.justWoken());
                     if (job != null) {
                         leaveIdle(idle);
                         execute(job);

@@ -24,6 +24,11 @@ public final class IdleState {
         return workerIndex;
     }
 
+    /** Whether the worker woke from a sleep and has not searched since. */
+    public boolean justWoken() {
+        return justWoken;
+    }
+
     /** A new idle spell for a reused state: as if just created. Owner only. */
     IdleState restart() {
         wakeFully();
