@@ -69,7 +69,21 @@ public final class WorkDeque extends WorkDequeOwnerFields {
     long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 
     public WorkDeque() {
-        this.buffer = new AtomicReferenceArray<>(INITIAL_CAPACITY);
+        this(INITIAL_CAPACITY, CLEAR_BATCH);
+    }
+
+    /**
+     * For tests: a ring of {@code initialCapacity} slots (a power of two) that a push clears every
+     * {@code clearBatch} consumed slots, so that model checking reaches wrap-around, growth and the push-side
+     * clearing within a few operations.
+     */
+    WorkDeque(int initialCapacity, int clearBatch) {
+        if (Integer.bitCount(initialCapacity) != 1 || clearBatch < 1) {
+            throw new IllegalArgumentException("initialCapacity must be a power of two and clearBatch >= 1, were "
+                    + initialCapacity + " and " + clearBatch);
+        }
+        this.buffer = new AtomicReferenceArray<>(initialCapacity);
+        this.clearBatch = clearBatch;
     }
 
     /**
@@ -83,7 +97,7 @@ public final class WorkDeque extends WorkDequeOwnerFields {
         AtomicReferenceArray<Runnable> a = buffer;
         if (b - t >= a.length()) {
             a = grow(a, t, b);
-        } else if (t - cleared >= CLEAR_BATCH) {
+        } else if (t - cleared >= clearBatch) {
             clearStolen(a, t, b);
         }
         a.lazySet(index(a, b), job);
@@ -226,4 +240,6 @@ abstract class WorkDequeOwnerFields extends WorkDequePad1 {
     volatile AtomicReferenceArray<Runnable> buffer;
     /** Owner-only: slots below this index have been nulled. */
     long cleared;
+    /** A push clears the consumed slots once this many wait ({@code WorkDeque.CLEAR_BATCH} but in tests). */
+    int clearBatch;
 }

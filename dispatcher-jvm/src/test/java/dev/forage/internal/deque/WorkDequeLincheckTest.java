@@ -29,7 +29,11 @@ import org.junit.jupiter.api.Test;
 public class WorkDequeLincheckTest {
     private static final Scenarios S = new Scenarios(WorkDequeLincheckTest.class);
 
-    private final WorkDeque deque = new WorkDeque();
+    private final WorkDeque deque = newDeque();
+
+    protected WorkDeque newDeque() {
+        return new WorkDeque();
+    }
 
     @Operation(nonParallelGroup = "owner")
     public void push(@Param(name = "job") int job) {
@@ -111,6 +115,15 @@ public class WorkDequeLincheckTest {
                         List.of(S.call("push", 65), S.call("pop"), S.call("pop")),
                         List.of(S.call("steal"), S.call("steal"))),
                 List.of(S.call("steal"))));
+        // A full, wrapped ring whose stolen slots a push clears while thieves read (on the small ring of
+        // SmallRingWorkDequeLincheckTest: four slots, three live jobs after the wrap, two consumed slots).
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1), S.call("push", 2), S.call("push", 3), S.call("steal"),
+                        S.call("push", 4), S.call("push", 5), S.call("steal")),
+                List.of(
+                        List.of(S.call("push", 6), S.call("pop"), S.call("pop")),
+                        List.of(S.call("steal"), S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
         // A deque emptied by thieves and refilled by the owner (lazy slot clearing).
         options.addCustomScenario(Scenarios.scenario(
                 List.of(S.call("push", 1), S.call("push", 2), S.call("push", 3)),
