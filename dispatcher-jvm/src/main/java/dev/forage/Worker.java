@@ -41,12 +41,10 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     private final TimerQueue timers;
     /**
      * Per victim: the index of the lone job this worker last left in that victim's deque, and the search round
-     * in which it did ({@link #stealFromOthers}). Owner thread only; sized on first use.
+     * in which it did ({@link #stealFromOthers}). Owner thread only.
      */
-    private long[] leftLoneJobIndex = new long[0];
-    private int[] leftLoneJobRound = new int[0];
-    /** Set when the current search left a lone job to its owner: the next round must come without sleeping. */
-    private boolean leftLoneJob;
+    private final long[] leftLoneJobIndex;
+    private final int[] leftLoneJobRound;
 
     Worker(Registry registry, int index) {
         this.registry = registry;
@@ -60,6 +58,10 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         this.untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
         this.untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
         this.waitDeadline = NO_DEADLINE;
+        // The registry sizes its worker array before it makes the workers.
+        this.leftLoneJobIndex = new long[registry.workers.length];
+        Arrays.fill(leftLoneJobIndex, -1L);
+        this.leftLoneJobRound = new int[registry.workers.length];
     }
 
     /** The worker running on the calling thread, of any pool, or null. */
@@ -314,11 +316,6 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         if (n <= 1) {
             return null;
         }
-        if (mayLeaveLoneJobs && leftLoneJobIndex.length != n) {
-            leftLoneJobIndex = new long[n];
-            Arrays.fill(leftLoneJobIndex, -1L);
-            leftLoneJobRound = new int[n];
-        }
         int start = nextVictim(n);
         while (true) {
             boolean retry = false;
@@ -331,7 +328,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                     continue;
                 }
                 WorkDeque d = workers[victim].deque;
-                if (mayLeaveLoneJobs && leaveLoneJob(victim, d)) {
+                if (mayLeaveLoneJobs && passOver(victim, d)) {
                     continue;
                 }
                 Runnable job = d.steal();
@@ -349,12 +346,16 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     }
 
     /**
-     * Whether to leave {@code victim}'s deque alone this round: it holds one job, which this worker has not seen
-     * there in an earlier round. Remembers the sighting.
+     * Whether to leave {@code victim}'s deque alone this round: it is empty (from the same snapshot, so a steal
+     * does not read {@code top} and {@code bottom} again to find that out), or it holds one job that this worker
+     * has not seen there in an earlier round. Remembers the sighting.
      */
-    private boolean leaveLoneJob(int victim, WorkDeque d) {
+    private boolean passOver(int victim, WorkDeque d) {
         long lone = d.loneJobIndex();
-        if (lone < 0) {
+        if (lone == WorkDeque.NO_JOBS) {
+            return true;
+        }
+        if (lone == WorkDeque.SEVERAL_JOBS) {
             return false;
         }
         if (leftLoneJobIndex[victim] == lone && leftLoneJobRound[victim] != searchRound) {

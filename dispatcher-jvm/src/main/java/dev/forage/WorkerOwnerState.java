@@ -22,6 +22,11 @@ abstract class WorkerOwnerState extends LeadingPad {
      * job is stolen only when it was already there in an earlier round ({@code Worker.stealFromOthers}).
      */
     int searchRound;
+    /**
+     * Set when the current search left a lone job to its owner: the next round must come without sleeping.
+     * Written on every search, so it lives here, away from the line of {@code Worker.deque}.
+     */
+    boolean leftLoneJob;
 }
 
 /** 128 bytes of padding after a worker's owner-written fields. */

@@ -169,14 +169,20 @@ public final class WorkDeque extends WorkDequeOwnerFields {
         return job;
     }
 
+    /** {@link #loneJobIndex()}: the deque is empty. */
+    public static final long NO_JOBS = -1L;
+    /** {@link #loneJobIndex()}: the deque holds more than one job. */
+    public static final long SEVERAL_JOBS = -2L;
+
     /**
-     * Any thread; a snapshot. The index of the oldest job when the deque holds exactly one, otherwise -1. While
-     * {@code top} stays at that index the same job sits in the deque: {@code top} only grows, and whoever takes
-     * the job at index {@code t} moves it past {@code t}.
+     * Any thread; a snapshot. The index of the oldest job when the deque holds exactly one, otherwise
+     * {@link #NO_JOBS} or {@link #SEVERAL_JOBS}. While {@code top} stays at that index the same job sits in the
+     * deque: {@code top} only grows, and whoever takes the job at index {@code t} moves it past {@code t}.
      */
     public long loneJobIndex() {
         long t = top;
-        return bottom - t == 1 ? t : -1L;
+        long n = bottom - t;
+        return n == 1 ? t : n <= 0 ? NO_JOBS : SEVERAL_JOBS;
     }
 
     /** Any thread; a snapshot that may be stale by the time it returns. */

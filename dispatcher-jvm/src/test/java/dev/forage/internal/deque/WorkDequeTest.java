@@ -44,11 +44,11 @@ class WorkDequeTest {
 
     @Test
     void loneJobIndexNamesTheOnlyJobAndMovesWhenItIsTaken() {
-        assertEquals(-1L, deque.loneJobIndex(), "empty");
+        assertEquals(WorkDeque.NO_JOBS, deque.loneJobIndex(), "empty");
         deque.push(new Job(1));
         assertEquals(0L, deque.loneJobIndex(), "one job, at index 0");
         deque.push(new Job(2));
-        assertEquals(-1L, deque.loneJobIndex(), "two jobs are not a lone job");
+        assertEquals(WorkDeque.SEVERAL_JOBS, deque.loneJobIndex(), "two jobs are not a lone job");
         deque.pop();
         assertEquals(0L, deque.loneJobIndex(), "job 2 popped: job 1 is alone again, at the same index");
         deque.pop();
@@ -58,7 +58,7 @@ class WorkDequeTest {
         assertEquals(3, Job.idOf(deque.steal()));
         assertEquals(2L, deque.loneJobIndex(), "a thief took the oldest: job 4 is alone, at the next index");
         deque.steal();
-        assertEquals(-1L, deque.loneJobIndex(), "empty again");
+        assertEquals(WorkDeque.NO_JOBS, deque.loneJobIndex(), "empty again");
     }
 
     @Test
