@@ -22,12 +22,14 @@ public final class PoolStatistics {
     private final long wakeups;
     private final long wakeupsWithoutWork;
     private final long latchWakeups;
+    private final long naps;
     private final int sleepingWorkers;
     private final int idleWorkers;
     private final long[] jobsPerWorker;
 
     PoolStatistics(int threads, long jobsRun, long steals, long injectedJobs, long sleeps, long wakeups,
-            long wakeupsWithoutWork, long latchWakeups, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker) {
+            long wakeupsWithoutWork, long latchWakeups, long naps, int sleepingWorkers, int idleWorkers,
+            long[] jobsPerWorker) {
         this.threads = threads;
         this.jobsRun = jobsRun;
         this.steals = steals;
@@ -36,6 +38,7 @@ public final class PoolStatistics {
         this.wakeups = wakeups;
         this.wakeupsWithoutWork = wakeupsWithoutWork;
         this.latchWakeups = latchWakeups;
+        this.naps = naps;
         this.sleepingWorkers = sleepingWorkers;
         this.idleWorkers = idleWorkers;
         this.jobsPerWorker = jobsPerWorker;
@@ -81,6 +84,15 @@ public final class PoolStatistics {
         return latchWakeups;
     }
 
+    /**
+     * Naps: bounded parks of an idle worker that is not counted as sleeping, taken instead of a sleep while
+     * another worker keeps posting jobs that it runs itself (a chain, a coroutine ping-pong), so that worker's
+     * posts need not wake anyone. Only the JEC strategies nap ({@code -Dforage.napNanos}, docs/sleep.md 3.7).
+     */
+    public long naps() {
+        return naps;
+    }
+
     /** Workers counted as sleeping when the snapshot was taken. */
     public int sleepingWorkers() {
         return sleepingWorkers;
@@ -100,7 +112,7 @@ public final class PoolStatistics {
     public String toString() {
         return "PoolStatistics{threads=" + threads + ", jobsRun=" + jobsRun + ", steals=" + steals
                 + ", injectedJobs=" + injectedJobs + ", sleeps=" + sleeps + ", wakeups=" + wakeups
-                + ", wakeupsWithoutWork=" + wakeupsWithoutWork + ", latchWakeups=" + latchWakeups
+                + ", wakeupsWithoutWork=" + wakeupsWithoutWork + ", latchWakeups=" + latchWakeups + ", naps=" + naps
                 + ", sleepingWorkers=" + sleepingWorkers + ", idleWorkers=" + idleWorkers
                 + ", jobsPerWorker=" + Arrays.toString(jobsPerWorker) + "}";
     }

@@ -396,6 +396,7 @@ final class Registry implements PoolProbe {
         long wakeups = 0;
         long idleWakeups = 0;
         long latchWakeups = 0;
+        long naps = 0;
         long[] perWorker = new long[workers.length];
         // A single-threaded pool's caller worker counts in the totals; it has no thread and no per-worker slot.
         int counted = workers.length + (callerWorker != null ? 1 : 0);
@@ -411,9 +412,10 @@ final class Registry implements PoolProbe {
             wakeups += c.wakeups();
             idleWakeups += c.wakeupsWithoutWork();
             latchWakeups += c.latchWakeups();
+            naps += c.naps();
         }
         return new PoolStatistics(workers.length, jobs, steals, injected, sleeps, wakeups, idleWakeups,
-                latchWakeups, sleep.sleepingThreads(), sleep.idleThreads(), perWorker);
+                latchWakeups, naps, sleep.sleepingThreads(), sleep.idleThreads(), perWorker);
     }
 
     // PoolProbe: what the sleep strategy may ask.

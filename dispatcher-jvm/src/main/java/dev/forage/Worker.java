@@ -132,7 +132,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                 if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
                     return false;
                 }
-                Runnable job = takeLocalJob();
+                Runnable job = takeOwnJob();
                 if (job == null) {
                     job = takeBeforeIdling();
                 }
@@ -141,6 +141,13 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                     continue;
                 }
                 IdleState idle = sleep.startLooking(index);
+                if (ownJobsTaken) {
+                    // A neighbour took the jobs we pushed, perhaps ones we would have popped ourselves (a chain,
+                    // a ping-pong that moved to it): our first sleep attempt lets it show that by posting
+                    // (docs/sleep.md section 3.7).
+                    ownJobsTaken = false;
+                    idle.ownJobsTaken();
+                }
                 while (!latch.probe()) {
                     // A worker just woken takes a lone job at once: it may have been woken for exactly that
                     // job, by a pusher about to block or spin, perhaps onto the pusher's own CPU, where a
@@ -197,6 +204,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
 
     /** Owner thread. Pushes a job on this worker's deque and tells the sleep strategy. */
     void push(Runnable job) {
+        pushedSinceTake = true;
         boolean wasEmpty = deque.push(job);
         sleep.newInternalJobs(1, wasEmpty);
     }
@@ -209,6 +217,20 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     void pushBehindOwnJobs(Runnable job) {
         push(job);
         takeOldestNext = true;
+    }
+
+    /**
+     * Owner thread. {@link #takeLocalJob}, noting when it finds nothing although this worker pushed since its
+     * last take: thieves took every job it pushed ({@code ownJobsTaken}, for the next idle spell).
+     */
+    Runnable takeOwnJob() {
+        boolean pushed = pushedSinceTake;
+        pushedSinceTake = false;
+        Runnable job = takeLocalJob();
+        if (job == null && pushed) {
+            ownJobsTaken = true;
+        }
+        return job;
     }
 
     /**

@@ -27,6 +27,14 @@ abstract class WorkerOwnerState extends LeadingPad {
      * Written on every search, so it lives here, away from the line of {@code Worker.deque}.
      */
     boolean leftLoneJob;
+    /** Set by every push; cleared by every take of a local job ({@code Worker.waitUntil}). */
+    boolean pushedSinceTake;
+    /**
+     * Set when this worker found its deque empty although it had pushed since its last take: thieves took
+     * every job it pushed, which is what a worker that pops its own posts sees when a neighbour takes them.
+     * Read and cleared when the worker next goes idle (docs/sleep.md section 3.7).
+     */
+    boolean ownJobsTaken;
 }
 
 /** 128 bytes of padding after a worker's owner-written fields. */

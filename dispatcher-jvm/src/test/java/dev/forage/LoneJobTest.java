@@ -1,7 +1,10 @@
 package dev.forage;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.testing.Watchdog;
 import java.util.concurrent.CountDownLatch;
@@ -65,6 +68,51 @@ class LoneJobTest {
             owner.deque.push(first);
             owner.deque.push(second);
             assertSame(first, thief.stealFromOthers(true), "two jobs are not a lone job: the oldest is taken at once");
+        } finally {
+            gate.countDown();
+            pool.close();
+        }
+    }
+
+    /**
+     * The evidence a worker's next sleep attempt uses (docs/sleep.md section 3.7): when it finds its deque empty
+     * although it pushed since its last take, thieves took every job it pushed, which is what a worker that pops
+     * its own posts sees when a neighbour takes them. Stepped on held-back workers, as above.
+     */
+    @Test
+    void aWorkerNotesWhenThievesTookEveryJobItPushed() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        ThreadFactory heldAtTheGate = r -> new Thread(() -> {
+            awaitQuietly(gate);
+            r.run();
+        });
+        ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).threadFactory(heldAtTheGate)
+                .build();
+        try {
+            Worker owner = pool.registry().workers[0];
+            Worker thief = pool.registry().workers[1];
+            Runnable first = () -> { };
+            Runnable second = () -> { };
+
+            owner.push(first);
+            assertSame(first, owner.takeOwnJob(), "the owner pops its own push");
+            assertFalse(owner.ownJobsTaken, "nothing was taken from it");
+
+            owner.push(first);
+            assertSame(first, thief.stealFromOthers(false), "a thief takes the pushed job");
+            assertNull(owner.takeOwnJob(), "the owner finds its deque empty");
+            assertTrue(owner.ownJobsTaken, "every job it pushed since its last take was taken");
+            owner.ownJobsTaken = false;
+
+            assertNull(owner.takeOwnJob(), "empty again, but it pushed nothing since: no evidence");
+            assertFalse(owner.ownJobsTaken);
+
+            owner.push(first);
+            owner.push(second);
+            assertSame(first, thief.stealFromOthers(false), "a thief takes the older of two");
+            assertSame(second, owner.takeOwnJob(), "the owner still finds the newer one");
+            assertFalse(owner.ownJobsTaken, "not every job was taken");
+            assertEquals(0, pool.statistics().naps(), "no worker ran: nobody napped");
         } finally {
             gate.countDown();
             pool.close();

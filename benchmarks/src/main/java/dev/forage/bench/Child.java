@@ -57,7 +57,8 @@ public final class Child {
                         + ", steals " + (after.steals() - before.steals())
                         + ", sleeps " + (after.sleeps() - before.sleeps())
                         + ", wake-ups " + (after.wakeups() - before.wakeups())
-                        + " (" + (after.wakeupsWithoutWork() - before.wakeupsWithoutWork()) + " found no work)");
+                        + " (" + (after.wakeupsWithoutWork() - before.wakeupsWithoutWork()) + " found no work)"
+                        + ", naps " + (after.naps() - before.naps()));
             }
         }
         return results;

@@ -30,6 +30,19 @@ public final class Tuning {
     public static final int WAKE_ON_WORK_FOUND = intProperty("forage.wakeOnWorkFound", 0, 0, 64);
 
     /**
+     * The nap: how long an idle worker that saw work posted while it was sleepy (its last sleep attempt, S2,
+     * found the JEC moved, yet its searches found nothing) parks before its next sleep attempt, still counted
+     * as idle, not as a sleeper. The signature is a busy worker that pushes jobs it pops itself (a chain, a
+     * ping-pong of coroutines): a sleeper would be woken by its next push, at the cost of a wake-up on the busy
+     * worker's path and, often, of the chain moving to the woken worker; a napper costs that worker nothing
+     * and tries to sleep again after the nap if no work was posted during it. A job posted during a nap waits
+     * at most this long for the napper (a latch set during a nap wakes it at once). 0 turns the nap off (the
+     * worker yields instead). Speed only, see {@code docs/sleep.md} section 3.7 and {@code docs/benchmarks.md}.
+     * Property {@code forage.napNanos}.
+     */
+    public static final int NAP_NANOS = intProperty("forage.napNanos", 20_000, 0, 1_000_000);
+
+    /**
      * Seed 000 only ({@code SleepStrategies.SLEEPY_WORKER}): failed searches before a worker tries to become the
      * sleepy one. Rayon's earlier module used 32; the baseline keeps the seed's values so that it measures the
      * seed's protocol, not ours. Property {@code forage.seed000.roundsUntilSleepy}.

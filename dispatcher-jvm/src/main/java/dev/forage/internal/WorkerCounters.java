@@ -24,6 +24,8 @@ public final class WorkerCounters extends WorkerCounterFields {
             AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "wakeupsWithoutWork");
     private static final AtomicLongFieldUpdater<WorkerCounterFields> LATCH_WAKEUPS =
             AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "latchWakeups");
+    private static final AtomicLongFieldUpdater<WorkerCounterFields> NAPS =
+            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "naps");
 
     long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
 
@@ -55,6 +57,10 @@ public final class WorkerCounters extends WorkerCounterFields {
         LATCH_WAKEUPS.lazySet(this, latchWakeups + 1);
     }
 
+    public void nap() {
+        NAPS.lazySet(this, naps + 1);
+    }
+
     public long jobsRun() {
         return jobsRun;
     }
@@ -82,6 +88,10 @@ public final class WorkerCounters extends WorkerCounterFields {
     public long latchWakeups() {
         return latchWakeups;
     }
+
+    public long naps() {
+        return naps;
+    }
 }
 
 abstract class WorkerCounterFields extends LeadingPad {
@@ -92,4 +102,5 @@ abstract class WorkerCounterFields extends LeadingPad {
     volatile long wakeups;
     volatile long wakeupsWithoutWork;
     volatile long latchWakeups;
+    volatile long naps;
 }

@@ -15,6 +15,16 @@ public final class IdleState {
     long jobsCounter = NOT_SLEEPY;
     /** Set when the worker wakes from a sleep; the first search after it tells whether the wake-up was useful. */
     boolean justWoken;
+    /**
+     * Set when a sleep attempt found that work was posted since the worker got sleepy (a failed S2); cleared
+     * when a sleep attempt that followed a nap succeeds (a whole nap passed with nothing posted). Kept across idle spells ({@link #restart}), so the worker naps before its sleep
+     * attempts until a whole nap passes with nothing posted (JecSleep, docs/sleep.md section 3.7).
+     */
+    boolean sawPosts;
+    /** Set by {@link #ownJobsTaken}; cleared by the yield it asks for. */
+    boolean yieldBeforeSleep;
+    /** Whether the worker has napped since it last got sleepy. */
+    boolean napped;
 
     IdleState(int workerIndex) {
         this.workerIndex = workerIndex;
@@ -29,10 +39,24 @@ public final class IdleState {
         return justWoken;
     }
 
-    /** A new idle spell for a reused state: as if just created. Owner only. */
+    /**
+     * Owner only: thieves took every job the worker pushed since its last take. Its next sleep attempt yields
+     * once between getting sleepy and trying to sleep, so that a neighbour now running those jobs, which may
+     * pop its own posts and share this worker's CPU, gets to post in that window (JecSleep, docs/sleep.md
+     * section 3.7).
+     */
+    public void ownJobsTaken() {
+        yieldBeforeSleep = true;
+    }
+
+    /**
+     * A new idle spell for a reused state: as if just created, except for the evidence about the neighbours
+     * ({@link #sawPosts}, {@link #yieldBeforeSleep}), which outlives a spell. Owner only.
+     */
     IdleState restart() {
         wakeFully();
         justWoken = false;
+        // sawPosts carries over: a busy neighbour that pops its own posts outlives this worker's idle spells.
         return this;
     }
 
@@ -40,11 +64,13 @@ public final class IdleState {
     void wakeFully() {
         rounds = 0;
         jobsCounter = NOT_SLEEPY;
+        napped = false;
     }
 
     /** Back to just before sleepy: announce again, search once more, then try to sleep ({@code wake_partly}). */
     void wakePartly(int roundsUntilSleepy) {
         rounds = roundsUntilSleepy;
         jobsCounter = NOT_SLEEPY;
+        napped = false;
     }
 }

@@ -1,5 +1,6 @@
 package dev.forage.internal.sleep;
 
+import dev.forage.internal.PaddedAtomicLong;
 import dev.forage.internal.Tuning;
 import dev.forage.internal.WorkerCounters;
 import dev.forage.internal.latch.CoreLatch;
@@ -12,6 +13,11 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class JecSleep implements SleepStrategy {
     private final Counters counters = new Counters();
+    /**
+     * Workers napping now (section 3.7 of docs/sleep.md). Read by a poster only when its post found a queue
+     * that already held jobs and nobody sleeps; written twice per nap, so it sits on lines of its own.
+     */
+    private final PaddedAtomicLong nappers = new PaddedAtomicLong();
     private final WorkerSleepState[] workers;
     /**
      * One idle state per worker, reused by every idle spell (a worker's spells never overlap: workFound ends
@@ -21,6 +27,7 @@ public final class JecSleep implements SleepStrategy {
     private final int roundsUntilSleepy;
     private final int roundsUntilSleeping;
     private final int wakeOnWorkFound;
+    private final long napNanos;
     private final PoolProbe probe;
 
     public JecSleep(int threads, PoolProbe probe) {
@@ -38,6 +45,11 @@ public final class JecSleep implements SleepStrategy {
      * {@link #workFound}); {@code probe} answers that question.
      */
     public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, PoolProbe probe) {
+        this(threads, roundsUntilSleepy, wakeOnWorkFound, Tuning.NAP_NANOS, probe);
+    }
+
+    /** {@code napNanos}: the nap after a failed S2 ({@link Tuning#NAP_NANOS}); 0 yields instead. */
+    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, PoolProbe probe) {
         if (probe == null) {
             throw new NullPointerException("JecSleep needs the pool's probe");
         }
@@ -55,6 +67,10 @@ public final class JecSleep implements SleepStrategy {
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.roundsUntilSleeping = roundsUntilSleepy + 1;
         this.wakeOnWorkFound = wakeOnWorkFound;
+        if (napNanos < 0) {
+            throw new IllegalArgumentException("napNanos " + napNanos + " is negative; allowed: 0 (no nap) or more");
+        }
+        this.napNanos = napNanos;
     }
 
     @Override
@@ -97,16 +113,79 @@ public final class JecSleep implements SleepStrategy {
             // pause, and at low load every yield is a system call per idle spell. Speed only.
             idle.jobsCounter = announceSleepy();
             idle.rounds++;
+            if (idle.yieldBeforeSleep) {
+                // A neighbour took the jobs we pushed. If it now pops its own posts and shares our CPU, a search
+                // with no pause would see no post between S1 and S2 (it is not running), and we would sleep only
+                // to be woken by its next push. One yield lets it run and post: S2 then fails, and the nap takes
+                // over (docs/sleep.md section 3.7).
+                idle.yieldBeforeSleep = false;
+                Thread.yield();
+            }
         } else if (idle.rounds < roundsUntilSleeping) {
             Thread.yield();
             idle.rounds++;
+        } else if (idle.sawPosts && !idle.napped && napNanos > 0) {
+            // The nap (docs/sleep.md section 3.7): we saw posts that our searches did not find (a failed S2),
+            // the signature of a busy worker that pops its own posts (a chain, a ping-pong). A sleeper would be
+            // woken by its next push to an empty deque, a wake-up paid on the busy worker's path, and would often
+            // take the chain's one job. So park for a while as an idle worker, still sleepy: no poster wakes us,
+            // the first post moves the JEC (one CAS), and the S2 after the nap tells whether anything was posted
+            // during it.
+            idle.napped = true;
+            context.counters().nap();
+            nap(idle.workerIndex, latch);
         } else if (sleep(idle, latch, context)) {
             // Work was posted since we got sleepy (S2 below), so we search again. When one busy worker keeps
             // posting jobs that it pops itself (a chain of single jobs, a ping-pong), every post moves the JEC,
             // and without a pause the idle worker would loop announce-search-fail without end, probing the busy
-            // worker's deque and now and then stealing its one job. One yield per failed attempt, outside the
-            // lock, as in Rayon's rounds. Speed only: the search that follows is the same.
-            Thread.yield();
+            // worker's deque and now and then stealing its one job. With the nap on, the next attempt naps
+            // first; without it, one yield per failed attempt, outside the lock, as in Rayon's rounds. Speed
+            // only: the search that follows is the same.
+            idle.sawPosts = true;
+            if (napNanos == 0) {
+                Thread.yield();
+            }
+        }
+    }
+
+    /**
+     * A bounded park as an idle worker, through the latch's sleepy states so that a latch set during the nap
+     * unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napper} and then CAS the latch to
+     * SLEEPING; a setter swaps in SET and then reads {@code napper}. Volatile accesses are totally ordered, so
+     * either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread.
+     */
+    private void nap(int index, CoreLatch latch) {
+        WorkerSleepState state = workers[index];
+        state.lastNapParkNanos = -1L;
+        if (!latch.getSleepy()) {
+            return; // SET: the worker loop will see it
+        }
+        state.napper = Thread.currentThread();
+        nappers.getAndIncrement();
+        if (latch.fallAsleep()) {
+            // An interrupt (shutdownNow) makes this return at once; it stays set for the sleep that follows,
+            // which absorbs it (block).
+            long start = System.nanoTime();
+            LockSupport.parkNanos(state, napNanos);
+            state.lastNapParkNanos = System.nanoTime() - start;
+            latch.wakeUp();
+        }
+        nappers.getAndDecrement();
+        state.napper = null;
+    }
+
+    /**
+     * Ends one nap early: a post found jobs already queued and nobody asleep, so work piles up (a fork-join
+     * burst, a stream of submissions) while a napper would wait out its nap. A hint, not part of any proof:
+     * a napper that this misses searches again when its nap ends.
+     */
+    private void wakeNapper() {
+        for (WorkerSleepState state : workers) {
+            Thread napper = state.napper;
+            if (napper != null) {
+                LockSupport.unpark(napper);
+                return;
+            }
         }
     }
 
@@ -172,6 +251,9 @@ public final class JecSleep implements SleepStrategy {
         state.sleepIntent = false;
         stats.wakeup();
         idle.justWoken = true;
+        if (idle.napped) {
+            idle.sawPosts = false; // a whole nap passed with nothing posted: the busy neighbour has stopped
+        }
         if (latch.probe()) {
             stats.latchWakeup();
         }
@@ -241,6 +323,9 @@ public final class JecSleep implements SleepStrategy {
         long c = counters.incrementJecIfSleepy();
         int sleepers = Counters.sleepingThreads(c);
         if (sleepers == 0) {
+            if (!queueWasEmpty && nappers.get() > 0) {
+                wakeNapper(); // jobs pile up: a napper, counted idle, would wait out its nap (section 3.7)
+            }
             return;
         }
         if (!queueWasEmpty) {
@@ -256,7 +341,14 @@ public final class JecSleep implements SleepStrategy {
 
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
-        wakeSpecificThread(workerIndex);
+        if (!wakeSpecificThread(workerIndex)) {
+            // Not asleep: it may be napping on this latch (nap). An unpark that comes after the nap ended is a
+            // spare permit, which at most shortens the worker's next park: every park here loops or is bounded.
+            Thread napper = workers[workerIndex].napper;
+            if (napper != null) {
+                LockSupport.unpark(napper);
+            }
+        }
     }
 
     @Override
@@ -326,6 +418,14 @@ public final class JecSleep implements SleepStrategy {
     /** Test hook: is this worker parked in S5 with nobody having woken it yet (a volatile read)? */
     boolean isBlocked(int workerIndex) {
         return workers[workerIndex].isBlocked;
+    }
+
+    /**
+     * Test hook: how long worker {@code index}'s last nap parked, or -1 if it did not park (its latch was SET
+     * before it could fall asleep). Written by the worker after the park; read after joining it.
+     */
+    long lastNapParkNanos(int index) {
+        return workers[index].lastNapParkNanos;
     }
 
     /** Test hook: the counters word. */

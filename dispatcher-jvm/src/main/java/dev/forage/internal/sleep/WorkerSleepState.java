@@ -27,4 +27,11 @@ final class WorkerSleepState {
      */
     volatile Thread thread;
     volatile boolean sleepIntent;
+    /**
+     * The worker's thread while it naps ({@code JecSleep.nap}), else null: a latch setter that finds the latch
+     * SLEEPING but the worker not blocked unparks this thread.
+     */
+    volatile Thread napper;
+    /** The worker's own record of its last nap, for tests ({@code JecSleep.lastNapParkNanos}). */
+    long lastNapParkNanos;
 }
