@@ -34,12 +34,7 @@ class LoneJobTest {
     @Test
     void aLoneJobIsLeftForOneSearchRoundAndTakenInTheNext() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
-        ThreadFactory heldAtTheGate = r -> new Thread(() -> {
-            awaitQuietly(gate);
-            r.run();
-        });
-        ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).threadFactory(heldAtTheGate)
-                .build();
+        ForagePool pool = heldAtTheGate(gate);
         try {
             Worker owner = pool.registry().workers[0];
             Worker thief = pool.registry().workers[1];
@@ -82,12 +77,7 @@ class LoneJobTest {
     @Test
     void aWorkerNotesWhenThievesTookEveryJobItPushed() throws Exception {
         CountDownLatch gate = new CountDownLatch(1);
-        ThreadFactory heldAtTheGate = r -> new Thread(() -> {
-            awaitQuietly(gate);
-            r.run();
-        });
-        ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).threadFactory(heldAtTheGate)
-                .build();
+        ForagePool pool = heldAtTheGate(gate);
         try {
             Worker owner = pool.registry().workers[0];
             Worker thief = pool.registry().workers[1];
@@ -117,6 +107,15 @@ class LoneJobTest {
             gate.countDown();
             pool.close();
         }
+    }
+
+    /** A two-worker pool whose threads wait at {@code gate} before they run their worker loops. */
+    private static ForagePool heldAtTheGate(CountDownLatch gate) {
+        ThreadFactory factory = r -> new Thread(() -> {
+            awaitQuietly(gate);
+            r.run();
+        });
+        return ForagePool.builder().threads(2).name(Pools.uniqueName()).threadFactory(factory).build();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

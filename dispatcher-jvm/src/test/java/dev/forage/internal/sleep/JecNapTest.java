@@ -44,6 +44,18 @@ class JecNapTest {
             sleep.noWorkFound(idle, latch, context);
         }
 
+        /** Runs failed searches on a thread of its own until the latch is set, then leaves the idle state. */
+        Thread searchUntilLatchSet(String name) {
+            Thread t = new Thread(() -> {
+                while (!latch.probe()) {
+                    failedSearch();
+                }
+                sleep.workFound(idle);
+            }, name);
+            t.start();
+            return t;
+        }
+
         /** S1, a post by the neighbour, then the sleep attempt: S2 fails and the worker has seen posts. */
         void failASleepAttempt() {
             failedSearch(); // S1: sleepy
@@ -60,13 +72,7 @@ class JecNapTest {
         assertTrue(worker.idle.sawPosts, "a failed S2 is the evidence of posts the worker did not find");
         assertEquals(0, worker.context.stats.sleeps(), "a failed S2 does not sleep");
 
-        Thread napper = new Thread(() -> {
-            while (!worker.latch.probe()) {
-                worker.failedSearch();
-            }
-            sleep.workFound(worker.idle);
-        }, "napper");
-        napper.start();
+        Thread napper = worker.searchUntilLatchSet("napper");
         Poll.until("worker 0 naps", () -> worker.context.stats.naps() == 1
                 && napper.getState() == Thread.State.TIMED_WAITING, sleep::toString);
         assertEquals(0, sleep.sleepingThreads(), "a napper is not a sleeper: posts have nobody to wake");
@@ -88,13 +94,7 @@ class JecNapTest {
         JecSleep sleep = new JecSleep(2, 0, 0, TimeUnit.MILLISECONDS.toNanos(1), probe);
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
-        Thread sleeper = new Thread(() -> {
-            while (!worker.latch.probe()) {
-                worker.failedSearch();
-            }
-            sleep.workFound(worker.idle);
-        }, "sleeper");
-        sleeper.start();
+        Thread sleeper = worker.searchUntilLatchSet("sleeper");
         Poll.until("worker 0 sleeps after one quiet nap", () -> worker.context.stats.sleeps() == 1
                 && sleep.isBlocked(0), sleep::toString);
         assertEquals(1, worker.context.stats.naps(), "exactly one nap before the sleep");
@@ -106,22 +106,16 @@ class JecNapTest {
 
     @Test
     void theEvidenceOutlivesTheIdleSpellThatFoundIt() throws Exception {
-        // A busy neighbour that pops its own posts keeps doing so while this worker runs the odd stolen job, so a
-        // new idle spell still naps first. Without this, two workers that take turns stealing a ping-pong's job
-        // (each wake-up takes the lone job) never nap, and every other push pays for a wake-up.
+        // A busy neighbour that pops its own posts keeps doing so while this worker runs the odd job it found, so
+        // a new idle spell still naps first. Without this, the two workers of a ping-pong, which swap roles each
+        // time the chain moves, would start every idle spell without evidence and sleep at once.
         JecSleep sleep = new JecSleep(2, 0, 0, TimeUnit.MILLISECONDS.toNanos(1), probe);
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
         sleep.workFound(worker.idle); // found a job: the idle spell ends
         assertTrue(sleep.startLooking(0) == worker.idle, "JecSleep reuses one idle state per worker");
         assertTrue(worker.idle.sawPosts, "a new idle spell keeps the evidence");
-        Thread sleeper = new Thread(() -> {
-            while (!worker.latch.probe()) {
-                worker.failedSearch();
-            }
-            sleep.workFound(worker.idle);
-        }, "sleeper");
-        sleeper.start();
+        Thread sleeper = worker.searchUntilLatchSet("sleeper");
         Poll.until("worker 0 sleeps", () -> sleep.isBlocked(0), sleep::toString);
         assertEquals(1, worker.context.stats.naps(), "the new spell napped once before sleeping");
         worker.latch.set();
@@ -133,13 +127,7 @@ class JecNapTest {
         JecSleep sleep = new JecSleep(2, 0, 0, 0L, probe);
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
-        Thread sleeper = new Thread(() -> {
-            while (!worker.latch.probe()) {
-                worker.failedSearch();
-            }
-            sleep.workFound(worker.idle);
-        }, "sleeper");
-        sleeper.start();
+        Thread sleeper = worker.searchUntilLatchSet("sleeper");
         Poll.until("worker 0 sleeps", () -> sleep.isBlocked(0), sleep::toString);
         assertEquals(0, worker.context.stats.naps(), "napNanos = 0: no nap");
         worker.latch.set();
