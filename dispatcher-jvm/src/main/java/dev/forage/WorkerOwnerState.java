@@ -27,7 +27,7 @@ abstract class WorkerOwnerState extends LeadingPad {
      * Written on every search, so it lives here, away from the line of {@code Worker.deque}.
      */
     boolean leftLoneJob;
-    /** Set by every push; cleared by every take of a local job ({@code Worker.waitUntil}). */
+    /** Set by every push; read and cleared by every {@code Worker.takeOwnJob}. */
     boolean pushedSinceTake;
     /**
      * Set when this worker found its deque empty although it had pushed since its last take: thieves took

@@ -16,9 +16,9 @@ public final class IdleState {
     /** Set when the worker wakes from a sleep; the first search after it tells whether the wake-up was useful. */
     boolean justWoken;
     /**
-     * Set when a sleep attempt found that work was posted since the worker got sleepy (a failed S2); cleared
-     * when a sleep attempt that followed a nap succeeds (a whole nap passed with nothing posted). Kept across idle spells ({@link #restart}), so the worker naps before its sleep
-     * attempts until a whole nap passes with nothing posted (JecSleep, docs/sleep.md section 3.7).
+     * Set when a sleep attempt found that work was posted since the worker got sleepy (a failed S2). While set,
+     * each sleep attempt starts with a nap; it is cleared only when a sleep attempt that followed a nap succeeds
+     * (a whole nap passed with nothing posted), and kept across idle spells (JecSleep, docs/sleep.md 3.7).
      */
     boolean sawPosts;
     /** Set by {@link #ownJobsTaken}; cleared by the yield it asks for. */
@@ -56,7 +56,6 @@ public final class IdleState {
     IdleState restart() {
         wakeFully();
         justWoken = false;
-        // sawPosts carries over: a busy neighbour that pops its own posts outlives this worker's idle spells.
         return this;
     }
 

@@ -181,12 +181,24 @@ public final class JecSleep implements SleepStrategy {
      */
     private void wakeNapper() {
         for (WorkerSleepState state : workers) {
-            Thread napper = state.napper;
-            if (napper != null) {
-                LockSupport.unpark(napper);
+            if (unparkNapper(state)) {
                 return;
             }
         }
+    }
+
+    /**
+     * Unparks the worker of {@code state} if it naps now; returns whether it did. An unpark that comes after the
+     * nap ended is a spare permit, which at most shortens the worker's next park: every park here loops or is
+     * bounded.
+     */
+    private static boolean unparkNapper(WorkerSleepState state) {
+        Thread napper = state.napper;
+        if (napper == null) {
+            return false;
+        }
+        LockSupport.unpark(napper);
+        return true;
     }
 
     /** S1: make the JEC even ("someone is sleepy") and remember it. */
@@ -342,12 +354,7 @@ public final class JecSleep implements SleepStrategy {
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         if (!wakeSpecificThread(workerIndex)) {
-            // Not asleep: it may be napping on this latch (nap). An unpark that comes after the nap ended is a
-            // spare permit, which at most shortens the worker's next park: every park here loops or is bounded.
-            Thread napper = workers[workerIndex].napper;
-            if (napper != null) {
-                LockSupport.unpark(napper);
-            }
+            unparkNapper(workers[workerIndex]); // not asleep: it may be napping on this latch (nap)
         }
     }
 

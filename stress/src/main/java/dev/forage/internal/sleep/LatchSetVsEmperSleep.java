@@ -1,7 +1,6 @@
 package dev.forage.internal.sleep;
 
 import dev.forage.internal.deque.Injector;
-import dev.forage.internal.latch.SleepWaker;
 import dev.forage.internal.latch.SpinLatch;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -45,14 +44,8 @@ public class LatchSetVsEmperSleep {
     private final RaceProbe probe = new RaceProbe(new Injector()); // no work anywhere: only the latch wakes
     private final EmperSleep sleep = new EmperSleep(1, probe, 0); // the first noWorkFound sleeps
     private final RaceIdleContext context = new RaceIdleContext(new Injector());
-    private boolean wakerCalled;
-    private final SpinLatch latch = new SpinLatch(new SleepWaker() {
-        @Override
-        public void notifyWorkerLatchIsSet(int workerIndex) {
-            wakerCalled = true;
-            sleep.notifyWorkerLatchIsSet(workerIndex);
-        }
-    }, 0);
+    private final RecordingWaker waker = new RecordingWaker(sleep);
+    private final SpinLatch latch = new SpinLatch(waker, 0);
     private final IdleState idle = sleep.startLooking(0);
 
     @Actor
@@ -72,7 +65,7 @@ public class LatchSetVsEmperSleep {
     @Arbiter
     public void arbiter(IIZ_Result r) {
         r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
-        r.r2 = wakerCalled ? 1 : 0;
+        r.r2 = waker.called ? 1 : 0;
         r.r3 = latch.probe() && sleep.sleepersCount() == 0 && sleep.bufferedHints() == 0
                 && sleep.takeWakeHint(0) == SleepStrategy.NO_HINT;
     }

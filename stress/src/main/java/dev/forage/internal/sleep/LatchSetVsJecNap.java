@@ -1,7 +1,6 @@
 package dev.forage.internal.sleep;
 
 import dev.forage.internal.deque.Injector;
-import dev.forage.internal.latch.SleepWaker;
 import dev.forage.internal.latch.SpinLatch;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jcstress.annotations.Actor;
@@ -50,14 +49,8 @@ public class LatchSetVsJecNap {
 
     private final JecSleep sleep = new JecSleep(1, 0, 0, NAP_NANOS, RaceIdleContext.NO_UNCLAIMED_WORK);
     private final RaceIdleContext context = new RaceIdleContext(new Injector(), () -> sleep.isBlocked(0));
-    private boolean wakerCalled;
-    private final SpinLatch latch = new SpinLatch(new SleepWaker() {
-        @Override
-        public void notifyWorkerLatchIsSet(int workerIndex) {
-            wakerCalled = true;
-            sleep.notifyWorkerLatchIsSet(workerIndex);
-        }
-    }, 0);
+    private final RecordingWaker waker = new RecordingWaker(sleep);
+    private final SpinLatch latch = new SpinLatch(waker, 0);
     private final IdleState idle;
 
     public LatchSetVsJecNap() {
@@ -81,7 +74,7 @@ public class LatchSetVsJecNap {
     public void arbiter(IIZ_Result r) {
         long parked = sleep.lastNapParkNanos(0);
         r.r1 = parked >= 0 ? 1 : 0;
-        r.r2 = wakerCalled ? 1 : 0;
+        r.r2 = waker.called ? 1 : 0;
         r.r3 = parked < NAP_NANOS && latch.probe() && sleep.sleepingThreads() == 0 && sleep.idleThreads() == 1
                 && context.counters().naps() == 1 && context.counters().sleeps() == 0;
     }

@@ -1,7 +1,6 @@
 package dev.forage.internal.sleep;
 
 import dev.forage.internal.deque.Injector;
-import dev.forage.internal.latch.SleepWaker;
 import dev.forage.internal.latch.SpinLatch;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -41,14 +40,8 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 public class LatchSetVsJecSleep {
     private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
     private final RaceIdleContext context = new RaceIdleContext(new Injector(), () -> sleep.isBlocked(0));
-    private boolean wakerCalled;
-    private final SpinLatch latch = new SpinLatch(new SleepWaker() {
-        @Override
-        public void notifyWorkerLatchIsSet(int workerIndex) {
-            wakerCalled = true;
-            sleep.notifyWorkerLatchIsSet(workerIndex);
-        }
-    }, 0);
+    private final RecordingWaker waker = new RecordingWaker(sleep);
+    private final SpinLatch latch = new SpinLatch(waker, 0);
     private final IdleState idle;
 
     public LatchSetVsJecSleep() {
@@ -70,7 +63,7 @@ public class LatchSetVsJecSleep {
     @Arbiter
     public void arbiter(IIZ_Result r) {
         r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
-        r.r2 = wakerCalled ? 1 : 0;
+        r.r2 = waker.called ? 1 : 0;
         r.r3 = latch.probe() && sleep.sleepingThreads() == 0;
     }
 }

@@ -1,7 +1,6 @@
 package dev.forage.internal.sleep;
 
 import dev.forage.internal.deque.Injector;
-import dev.forage.internal.latch.SleepWaker;
 import dev.forage.internal.latch.SpinLatch;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -49,14 +48,8 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 public class LatchSetVsSleepyWorkerSleep {
     private final SleepyWorkerSleep sleep = new SleepyWorkerSleep(1, 0, 1); // sleepy at round 0, asleep at 1
     private final RaceIdleContext context = new RaceIdleContext(new Injector());
-    private boolean wakerCalled;
-    private final SpinLatch latch = new SpinLatch(new SleepWaker() {
-        @Override
-        public void notifyWorkerLatchIsSet(int workerIndex) {
-            wakerCalled = true;
-            sleep.notifyWorkerLatchIsSet(workerIndex);
-        }
-    }, 0);
+    private final RecordingWaker waker = new RecordingWaker(sleep);
+    private final SpinLatch latch = new SpinLatch(waker, 0);
     private final IdleState idle;
 
     public LatchSetVsSleepyWorkerSleep() {
@@ -81,7 +74,7 @@ public class LatchSetVsSleepyWorkerSleep {
     @Arbiter
     public void arbiter(IIZ_Result r) {
         r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
-        r.r2 = wakerCalled ? 1 : 0;
+        r.r2 = waker.called ? 1 : 0;
         r.r3 = latch.probe() && sleep.word() == SleepyWord.AWAKE && sleep.sleepingThreads() == 0;
     }
 }
