@@ -251,19 +251,18 @@ public final class ForagePool implements Executor, AutoCloseable {
         } catch (Throwable t) {
             failureA = t;
         }
-        // Take b back if nobody stole it; run whatever else is on top of it meanwhile.
-        while (!latchB.probe()) {
+        // Usually nobody stole b and it is on top of our deque: take it back and run it here, without its latch
+        // (Rayon's run_inline). Everything else, a theft or jobs pushed above b, is the out-of-line slow path,
+        // which keeps this method small for the JIT: it is inlined into the caller's recursion, and the less it
+        // holds, the less a rare branch met late throws away (docs/benchmarks.md, "Warm-up").
+        if (!latchB.probe()) {
             Runnable job = w.takeLocalJob();
-            if (job == null) {
-                w.waitUntil(latchB, Worker.NO_DEADLINE);
-                break;
-            }
             if (job == jobB) {
-                jobB.run();
+                jobB.runInline();
                 w.counters.jobRun();
-                break;
+            } else {
+                awaitJob(w, jobB, latchB, job);
             }
-            w.execute(job);
         }
         if (failureA != null) {
             Throwable failureB = jobB.failure();
@@ -273,6 +272,30 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw Sneaky.rethrow(failureA);
         }
         return new JoinResult<>(resultA, jobB.resultOrThrow());
+    }
+
+    /**
+     * The slow end of a join: {@code job} (from our own deque, or null) is not {@code jobB}. Runs our own jobs
+     * until it meets {@code jobB} (then runs it here) or finds none (then waits on b's latch, running other
+     * workers' jobs meanwhile), or until b's latch is set by the thief that ran it.
+     */
+    private static void awaitJob(Worker w, StackJob<?> jobB, SpinLatch latchB, Runnable job) {
+        while (true) {
+            if (job == null) {
+                w.waitUntil(latchB, Worker.NO_DEADLINE);
+                return;
+            }
+            if (job == jobB) {
+                jobB.runInline();
+                w.counters.jobRun();
+                return;
+            }
+            w.execute(job);
+            if (latchB.probe()) {
+                return;
+            }
+            job = w.takeLocalJob();
+        }
     }
 
     /**

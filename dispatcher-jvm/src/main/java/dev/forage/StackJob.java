@@ -9,7 +9,8 @@ import dev.forage.internal.latch.Latch;
 final class StackJob<T> implements Runnable {
     private final Computation<T> computation;
     final Latch latch;
-    // Plain fields: written before latch.set() (a volatile write) and read after latch.probe() saw SET.
+    // Plain fields: written before latch.set() (a volatile write) and read after latch.probe() saw SET, or
+    // written and read by the same thread (runInline).
     private T result;
     private Throwable failure;
 
@@ -20,21 +21,33 @@ final class StackJob<T> implements Runnable {
 
     @Override
     public void run() {
+        compute();
+        // Hazard: after set() the waiter may return and drop this job; nothing may follow it.
+        latch.set();
+    }
+
+    /**
+     * Runs the computation on the waiting thread itself, which took the job back before anyone stole it: the
+     * latch stays unset, since nobody else waits for it and the caller reads the result right after.
+     */
+    void runInline() {
+        compute();
+    }
+
+    private void compute() {
         try {
             result = computation.compute();
         } catch (Throwable t) {
             failure = t;
         }
-        // Hazard: after set() the waiter may return and drop this job; nothing may follow it.
-        latch.set();
     }
 
-    /** The failure, or null. Only after the latch is set. */
+    /** The failure, or null. Only after the latch is set or {@link #runInline} returned. */
     Throwable failure() {
         return failure;
     }
 
-    /** The result, or the failure rethrown unchanged. Only after the latch is set. */
+    /** The result, or the failure rethrown unchanged. Only after the latch is set or {@link #runInline} returned. */
     T resultOrThrow() {
         if (failure != null) {
             throw Sneaky.rethrow(failure);
