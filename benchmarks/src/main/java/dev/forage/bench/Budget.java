@@ -9,22 +9,27 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Budget {
     /**
-     * The README demo: a few minutes on two cores. One fork per (scenario, subject). The warm-up is as long as
-     * the full mode's: with 300 ms, fork-join fib was still being compiled while it was timed (Forage ×1.5 of
-     * ForkJoinPool in quick runs, ×0.96 in a full run of the same build).
+     * The README demo: a few minutes on two cores. One fork per (scenario, subject). The warm-up follows the same
+     * rule as the full mode's, with a lower cap: with a fixed 300 ms, fork-join fib was still being compiled while
+     * it was timed (Forage ×1.5 of ForkJoinPool in quick runs, ×0.96 in a full run of the same build).
      */
-    public static final Budget QUICK = new Budget("quick", 1, ms(1000), 2, 5, ms(1000), 3, ms(300), 300, ms(300));
+    public static final Budget QUICK = new Budget("quick", 1, ms(1000), ms(2500), 2, 5, ms(1000), 3, ms(300), 300,
+            ms(300));
     /** For the results page: five forks per (scenario, subject). */
-    public static final Budget FULL = new Budget("full", 5, ms(1000), 3, 10, Long.MAX_VALUE, 5, ms(1000), 1000,
-            ms(1000));
+    public static final Budget FULL = new Budget("full", 5, ms(1000), ms(6000), 3, 10, Long.MAX_VALUE, 5, ms(1000),
+            1000, ms(1000));
     /** Tests only: tiny sizes, seconds in all. */
-    public static final Budget TINY = new Budget("tiny", 1, 0, 1, 2, Long.MAX_VALUE, 2, ms(20), 20, ms(20));
+    public static final Budget TINY = new Budget("tiny", 1, 0, 0, 1, 2, Long.MAX_VALUE, 2, ms(20), 20, ms(20));
 
     public final String name;
     /** Fresh JVMs per (scenario, subject). */
     public final int forks;
-    /** Warm-up lasts at least this long and at least {@link #minWarmupIterations} operations. */
+    /**
+     * Warm-up lasts at least this long and at least {@link #minWarmupIterations} operations, and then goes on
+     * while the JIT compiler is still busy ({@link JitActivity}), up to {@link #maxWarmupNanos} in all.
+     */
     public final long warmupNanos;
+    public final long maxWarmupNanos;
     public final int minWarmupIterations;
     /** Measured operations per fork for the throughput scenarios. */
     public final int iterations;
@@ -42,12 +47,14 @@ public final class Budget {
     /** Length of one idle window. */
     public final long idleWindowNanos;
 
-    private Budget(String name, int forks, long warmupNanos, int minWarmupIterations, int iterations,
+    Budget(String name, int forks, long warmupNanos, long maxWarmupNanos, int minWarmupIterations,
+            int iterations,
             long measureNanos, int windows,
             long lowLoadWindowNanos, int wakeupsPerWindow, long idleWindowNanos) {
         this.name = name;
         this.forks = forks;
         this.warmupNanos = warmupNanos;
+        this.maxWarmupNanos = maxWarmupNanos;
         this.minWarmupIterations = minWarmupIterations;
         this.iterations = iterations;
         this.measureNanos = measureNanos;

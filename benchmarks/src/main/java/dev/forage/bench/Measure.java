@@ -12,18 +12,38 @@ public final class Measure {
     }
 
     /**
-     * Runs {@code op} for the budget's warm-up (time and count), then {@code budget.iterations} measured times
-     * (fewer, but at least 3, once {@code budget.measureNanos} have passed), and adds each measured time in
-     * milliseconds to {@code out} under {@code metric}.
+     * Runs {@code op} for the budget's warm-up (at least its time and count, then until the JIT compiler is quiet
+     * or the cap is reached), then {@code budget.iterations} measured times (fewer, but at least 3, once
+     * {@code budget.measureNanos} have passed), and adds each measured time in milliseconds to {@code out} under
+     * {@code metric}. The warm-up's length, and whether the compiler had settled by its end, go to {@code out} as
+     * information for the run details.
      */
     public static void timeMillis(Budget budget, Results out, String metric, Op op) throws Exception {
-        long warmupEnd = System.nanoTime() + budget.warmupNanos;
+        timeMillis(budget, out, metric, op, new JitActivity());
+    }
+
+    static void timeMillis(Budget budget, Results out, String metric, Op op, JitActivity jit) throws Exception {
+        long start = System.nanoTime();
         int warm = 0;
-        while (warm < budget.minWarmupIterations || System.nanoTime() - warmupEnd < 0) {
+        boolean settled;
+        while (true) {
             op.run();
             warm++;
+            long now = System.nanoTime();
+            jit.sample(now);
+            if (warm < budget.minWarmupIterations || now - start < budget.warmupNanos) {
+                continue;
+            }
+            settled = jit.quiet(now);
+            if (settled || now - start >= budget.maxWarmupNanos) {
+                break;
+            }
         }
         out.info("warmupOps", warm);
+        out.info("warmupMillis", (System.nanoTime() - start) / 1_000_000L);
+        out.info("warmupJitMillis", jit.millisSinceStart());
+        out.info("warmupSettled", settled && jit.supported());
+        long jitBefore = jit.millisNow();
         long measureStart = System.nanoTime();
         for (int i = 0; i < budget.iterations; i++) {
             if (i >= Math.min(3, budget.iterations) && System.nanoTime() - measureStart > budget.measureNanos) {
@@ -33,6 +53,10 @@ public final class Measure {
             op.run();
             long t1 = System.nanoTime();
             out.add(metric, (t1 - t0) / 1e6);
+        }
+        if (jit.supported()) {
+            // The compiler's CPU while timed: on two cores, a compilation then takes one CPU from the pool.
+            out.info("measuredJitMillis", jit.millisNow() - jitBefore);
         }
     }
 }

@@ -131,7 +131,14 @@ public final class Report {
                 List<String> stranded = data.info(sc.id(), s.id(), "strandedInside");
                 List<String> threads = data.info(sc.id(), s.id(), "poolThreads");
                 List<String> forage = data.info(sc.id(), s.id(), "forageStats");
+                List<String> warmup = data.info(sc.id(), s.id(), "warmupMillis");
+                List<String> warmupJit = data.info(sc.id(), s.id(), "warmupJitMillis");
+                List<String> settled = data.info(sc.id(), s.id(), "warmupSettled");
+                List<String> timedJit = data.info(sc.id(), s.id(), "measuredJitMillis");
                 List<String> bits = new ArrayList<>();
+                if (!warmup.isEmpty()) {
+                    bits.add(warmupText(warmup, warmupJit, settled, timedJit));
+                }
                 if (!task.isEmpty()) {
                     bits.add("task " + String.join("/", task) + " µs CPU");
                 }
@@ -154,6 +161,34 @@ public final class Report {
             if (!parts.isEmpty()) {
                 sb.append("- ").append(sc.id()).append(": ").append(String.join("; ", parts)).append('\n');
             }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The warm-up of a throughput scenario per fork: its length, the compiler's CPU in it, forks whose compiler
+     * never went quiet (the warm-up hit its cap), and compiler CPU while timed, if any.
+     */
+    static String warmupText(List<String> millis, List<String> jitMillis, List<String> settled,
+            List<String> timedJit) {
+        List<String> seconds = new ArrayList<>();
+        for (String m : millis) {
+            seconds.add(Stats.format(Long.parseLong(m) / 1000.0));
+        }
+        StringBuilder sb = new StringBuilder("warm-up ").append(String.join("/", seconds)).append(" s");
+        if (!jitMillis.isEmpty()) {
+            List<String> jit = new ArrayList<>();
+            for (String m : jitMillis) {
+                jit.add(Stats.format(Long.parseLong(m) / 1000.0));
+            }
+            sb.append(" (compiler CPU ").append(String.join("/", jit)).append(" s)");
+        }
+        long capped = settled.stream().filter("false"::equals).count();
+        if (capped > 0) {
+            sb.append(", compiler still busy at the cap in ").append(capped).append(" fork(s)");
+        }
+        if (!timedJit.isEmpty() && !timedJit.stream().allMatch("0"::equals)) {
+            sb.append(", compiler CPU while timed ").append(String.join("/", timedJit)).append(" ms");
         }
         return sb.toString();
     }
