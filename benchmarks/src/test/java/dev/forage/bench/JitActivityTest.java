@@ -99,7 +99,6 @@ class JitActivityTest {
         Budget budget = new Budget("test", 1, 0, 300 * MS, 1, 2, Long.MAX_VALUE, 1, MS, 1, MS);
         Results out = new Results();
         long[] ticks = {0};
-        long start = System.nanoTime();
         Measure.timeMillis(budget, out, "time", () -> {
             // The compiler works on: 10 ms more CPU at every operation, past the quiet limit in any window.
             ticks[0]++;
@@ -107,8 +106,8 @@ class JitActivityTest {
             work(5);
         }, busy);
         long warmupMillis = Long.parseLong(out.info().get("warmupMillis"));
+        // A lower bound the rule guarantees (the cap), not a speed: the compiler never went quiet.
         assertTrue(warmupMillis >= 300, "the warm-up ran to its cap: " + warmupMillis + " ms");
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30));
         Map<String, String> info = out.info();
         assertEquals("false", info.get("warmupSettled"));
         assertEquals(2, out.samples().get("time").size());
@@ -124,8 +123,8 @@ class JitActivityTest {
         Measure.timeMillis(budget, out, "time", () -> work(5), quiet);
         long warmupMillis = Long.parseLong(out.info().get("warmupMillis"));
         assertEquals("true", out.info().get("warmupSettled"));
+        // A lower bound the rule guarantees, not a speed; "settled" says it ended by quiet, not by its cap.
         assertTrue(warmupMillis >= 500, "a whole quiet window was watched: " + warmupMillis + " ms");
-        assertTrue(warmupMillis < 10_000, "and then it ended, long before the cap: " + warmupMillis + " ms");
         assertEquals("0", out.info().get("measuredJitMillis"));
     }
 
