@@ -21,20 +21,17 @@ final class StackJob<T> implements Runnable {
 
     @Override
     public void run() {
-        compute();
+        runInline();
         // Hazard: after set() the waiter may return and drop this job; nothing may follow it.
         latch.set();
     }
 
     /**
-     * Runs the computation on the waiting thread itself, which took the job back before anyone stole it: the
-     * latch stays unset, since nobody else waits for it and the caller reads the result right after.
+     * Runs the computation and keeps its result or failure, without setting the latch. Called directly by the
+     * waiting thread when it took the job back before anyone stole it: nobody else waits, and it reads the
+     * result right after.
      */
     void runInline() {
-        compute();
-    }
-
-    private void compute() {
         try {
             result = computation.compute();
         } catch (Throwable t) {
