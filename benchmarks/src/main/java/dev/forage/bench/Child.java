@@ -1,5 +1,7 @@
 package dev.forage.bench;
 
+import dev.forage.ForagePool;
+import dev.forage.PoolStatistics;
 import dev.forage.bench.scenario.Scenarios;
 
 /**
@@ -47,20 +49,34 @@ public final class Child {
         }
         Results results = new Results();
         try (Running running = subject.open(threads)) {
-            dev.forage.PoolStatistics before = running.foragePool() == null ? null : running.foragePool().statistics();
+            ForagePool pool = running.foragePool();
+            PoolStatistics before = pool == null ? null : pool.statistics();
+            PoolStatistics[] atTiming = new PoolStatistics[1];
+            if (pool != null) {
+                results.onTimingStart(() -> atTiming[0] = pool.statistics());
+            }
             scenario.run(running, budget, results);
             results.info("threads", running.threads());
             if (before != null) {
-                // Forage's own counters over the whole scenario (warm-up included): why a number is what it is.
-                dev.forage.PoolStatistics after = running.foragePool().statistics();
-                results.info("forageStats", "jobs " + (after.jobsRun() - before.jobsRun())
-                        + ", steals " + (after.steals() - before.steals())
-                        + ", sleeps " + (after.sleeps() - before.sleeps())
-                        + ", wake-ups " + (after.wakeups() - before.wakeups())
-                        + " (" + (after.wakeupsWithoutWork() - before.wakeupsWithoutWork()) + " found no work)"
-                        + ", naps " + (after.naps() - before.naps()));
+                // Forage's own counters: why a number is what it is. Over the whole scenario, and, for a
+                // throughput scenario, over its timed part alone (a warm-up may hold most of the steals).
+                PoolStatistics after = pool.statistics();
+                results.info("forageStats", statsText(before, after));
+                if (atTiming[0] != null) {
+                    results.info("forageStatsTimed", statsText(atTiming[0], after));
+                }
             }
         }
         return results;
+    }
+
+    /** The difference of two snapshots of Forage's counters, as the run details show it. */
+    static String statsText(PoolStatistics before, PoolStatistics after) {
+        return "jobs " + (after.jobsRun() - before.jobsRun())
+                + ", steals " + (after.steals() - before.steals())
+                + ", sleeps " + (after.sleeps() - before.sleeps())
+                + ", wake-ups " + (after.wakeups() - before.wakeups())
+                + " (" + (after.wakeupsWithoutWork() - before.wakeupsWithoutWork()) + " found no work)"
+                + ", naps " + (after.naps() - before.naps());
     }
 }

@@ -44,6 +44,7 @@ public final class Measure {
         out.info("warmupJitMillis", jit.millisSinceStart());
         out.info("warmupSettled", settled && jit.supported());
         long jitBefore = jit.millisNow();
+        out.timingStarts();
         long measureStart = System.nanoTime();
         for (int i = 0; i < budget.iterations; i++) {
             if (i >= Math.min(3, budget.iterations) && System.nanoTime() - measureStart > budget.measureNanos) {

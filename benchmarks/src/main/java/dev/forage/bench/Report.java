@@ -131,6 +131,7 @@ public final class Report {
                 List<String> stranded = data.info(sc.id(), s.id(), "strandedInside");
                 List<String> threads = data.info(sc.id(), s.id(), "poolThreads");
                 List<String> forage = data.info(sc.id(), s.id(), "forageStats");
+                List<String> forageTimed = data.info(sc.id(), s.id(), "forageStatsTimed");
                 List<String> warmup = data.info(sc.id(), s.id(), "warmupMillis");
                 List<String> warmupJit = data.info(sc.id(), s.id(), "warmupJitMillis");
                 List<String> settled = data.info(sc.id(), s.id(), "warmupSettled");
@@ -151,7 +152,10 @@ public final class Report {
                 if (!threads.isEmpty()) {
                     bits.add(String.join("/", threads) + " threads");
                 }
-                if (!forage.isEmpty()) {
+                if (!forageTimed.isEmpty()) {
+                    // The timed part is what the table's numbers measured; the warm-up's counts would drown it.
+                    bits.add("pool statistics while timed: " + String.join(" / ", forageTimed));
+                } else if (!forage.isEmpty()) {
                     bits.add("pool statistics: " + String.join(" / ", forage));
                 }
                 if (!bits.isEmpty()) {

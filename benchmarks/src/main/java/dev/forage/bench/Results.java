@@ -15,6 +15,8 @@ public final class Results {
     private final Map<String, List<Double>> samples = new LinkedHashMap<>();
     private final Map<String, Histogram> histograms = new LinkedHashMap<>();
     private final Map<String, String> info = new LinkedHashMap<>();
+    /** Run once when the timed part of a throughput scenario starts ({@link #timingStarts}); may be null. */
+    private Runnable onTimingStart;
 
     public void add(String metric, double value) {
         samples.computeIfAbsent(metric, k -> new ArrayList<>()).add(value);
@@ -27,6 +29,24 @@ public final class Results {
             histograms.put(name, h.copy());
         } else {
             mine.add(h);
+        }
+    }
+
+    /**
+     * Sets what runs when the timed part starts: the measuring JVM snapshots the pool's statistics there, so the
+     * run details can tell what the pool did while timed from what the warm-up did (JIT-compiled code schedules
+     * differently from interpreted code; a warm-up can hold most of a run's steals and sleeps).
+     */
+    void onTimingStart(Runnable hook) {
+        this.onTimingStart = hook;
+    }
+
+    /** Called by {@link Measure} right before the first timed operation; runs the hook once. */
+    void timingStarts() {
+        Runnable hook = onTimingStart;
+        onTimingStart = null;
+        if (hook != null) {
+            hook.run();
         }
     }
 

@@ -129,6 +129,28 @@ class JitActivityTest {
     }
 
     @Test
+    void theTimingHookRunsOnceBetweenTheWarmupAndTheFirstTimedOperation() throws Exception {
+        thread(2, "C2 CompilerThre", 0, 0);
+        JitActivity quiet = new JitActivity(tasks.toFile());
+        Budget budget = new Budget("test", 1, 0, 60_000 * MS, 3, 4, Long.MAX_VALUE, 1, MS, 1, MS);
+        Results out = new Results();
+        int[] ops = {0};
+        int[] opsAtHook = {-1};
+        int[] hookRuns = {0};
+        out.onTimingStart(() -> {
+            hookRuns[0]++;
+            opsAtHook[0] = ops[0];
+        });
+        Measure.timeMillis(budget, out, "time", () -> ops[0]++, quiet);
+        int warm = Integer.parseInt(out.info().get("warmupOps"));
+        assertEquals(1, hookRuns[0]);
+        assertEquals(warm, opsAtHook[0], "the hook ran after every warm-up operation and before any timed one");
+        assertEquals(warm + 4, ops[0]);
+        out.timingStarts();
+        assertEquals(1, hookRuns[0], "a second start does not run the hook again");
+    }
+
+    @Test
     void theRunDetailsNameCappedForksAndCompilationWhileTimed() {
         String text = Report.warmupText(List.of("1200", "6000"), List.of("300", "2500"), List.of("true", "false"),
                 List.of("0", "40"));

@@ -2,6 +2,7 @@ package dev.forage.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.bench.scenario.Scenarios;
@@ -46,6 +47,18 @@ class SmokeTest {
                             }
                         }
                     }
+                    if (s.isForage()) {
+                        long all = jobs(r.info().get("forageStats"));
+                        String timed = r.info().get("forageStatsTimed");
+                        if (sc.group() == Scenario.Group.THROUGHPUT) {
+                            // The warm-up ran at least one operation, so the timed part saw fewer jobs than the run.
+                            assertNotNull(timed, "no statistics of the timed part for " + sc.id());
+                            long t = jobs(timed);
+                            assertTrue(t > 0 && t < all, "timed jobs " + t + ", all jobs " + all);
+                        } else {
+                            assertNull(timed, sc.id() + " has no warm-up/timed split");
+                        }
+                    }
                     if (sc.group() == Scenario.Group.WAKEUP) {
                         assertTrue(r.histograms().get("latency").getTotalCount()
                                 == (long) Budget.TINY.windows * Budget.TINY.wakeupsPerWindow);
@@ -54,6 +67,13 @@ class SmokeTest {
                         }
                     }
                 }))));
+    }
+
+    /** The job count of Forage's statistics text ({@code "jobs 123, steals ..."}). */
+    private static long jobs(String stats) {
+        assertNotNull(stats, "no pool statistics");
+        assertTrue(stats.startsWith("jobs "), stats);
+        return Long.parseLong(stats.substring(5, stats.indexOf(',')));
     }
 
     @Test
