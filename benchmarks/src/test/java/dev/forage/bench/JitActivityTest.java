@@ -36,6 +36,17 @@ class JitActivityTest {
         Files.write(dir.resolve("stat"), stat.getBytes(StandardCharsets.US_ASCII));
     }
 
+    /** One compiler thread that has used no CPU yet, and a watch over the fake {@code /proc}. */
+    private JitActivity watchOneIdleCompilerThread() throws IOException {
+        thread(2, "C2 CompilerThre", 0, 0);
+        return new JitActivity(tasks.toFile());
+    }
+
+    /** A throughput budget with no minimum warm-up time: the cap, the least warm-up operations, the timed ones. */
+    private static Budget warmupBudget(long maxWarmupNanos, int minWarmupOps, int timedOps) {
+        return new Budget("test", 1, 0, maxWarmupNanos, minWarmupOps, timedOps, Long.MAX_VALUE, 1, MS, 1, MS);
+    }
+
     /** An operation of a few milliseconds (its length is not what is tested). */
     private static void work(long millis) {
         long end = System.nanoTime() + millis * MS;
@@ -94,9 +105,8 @@ class JitActivityTest {
 
     @Test
     void aWarmupWaitsForTheCompilerUpToItsCapAndSaysSo() throws Exception {
-        thread(2, "C2 CompilerThre", 0, 0);
-        JitActivity busy = new JitActivity(tasks.toFile());
-        Budget budget = new Budget("test", 1, 0, 300 * MS, 1, 2, Long.MAX_VALUE, 1, MS, 1, MS);
+        JitActivity busy = watchOneIdleCompilerThread();
+        Budget budget = warmupBudget(300 * MS, 1, 2);
         Results out = new Results();
         long[] ticks = {0};
         Measure.timeMillis(budget, out, "time", () -> {
@@ -116,9 +126,8 @@ class JitActivityTest {
 
     @Test
     void aWarmupEndsOnceTheCompilerIsQuiet() throws Exception {
-        thread(2, "C2 CompilerThre", 0, 0);
-        JitActivity quiet = new JitActivity(tasks.toFile());
-        Budget budget = new Budget("test", 1, 0, 60_000 * MS, 1, 2, Long.MAX_VALUE, 1, MS, 1, MS);
+        JitActivity quiet = watchOneIdleCompilerThread();
+        Budget budget = warmupBudget(60_000 * MS, 1, 2);
         Results out = new Results();
         Measure.timeMillis(budget, out, "time", () -> work(5), quiet);
         long warmupMillis = Long.parseLong(out.info().get("warmupMillis"));
@@ -130,9 +139,8 @@ class JitActivityTest {
 
     @Test
     void theTimingHookRunsOnceBetweenTheWarmupAndTheFirstTimedOperation() throws Exception {
-        thread(2, "C2 CompilerThre", 0, 0);
-        JitActivity quiet = new JitActivity(tasks.toFile());
-        Budget budget = new Budget("test", 1, 0, 60_000 * MS, 3, 4, Long.MAX_VALUE, 1, MS, 1, MS);
+        JitActivity quiet = watchOneIdleCompilerThread();
+        Budget budget = warmupBudget(60_000 * MS, 3, 4);
         Results out = new Results();
         int[] ops = {0};
         int[] opsAtHook = {-1};
