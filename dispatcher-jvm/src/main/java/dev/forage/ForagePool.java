@@ -254,7 +254,8 @@ public final class ForagePool implements Executor, AutoCloseable {
         // Usually nobody stole b and it is on top of our deque: take it back and run it here, without its latch
         // (Rayon's run_inline). Everything else, a theft or jobs pushed above b, is the out-of-line slow path,
         // which keeps this method small for the JIT: it is inlined into the caller's recursion, and the less it
-        // holds, the less a rare branch met late throws away (docs/benchmarks.md, "The compiler-aware warm-up and `join`'s inline end").
+        // holds, the less a rare branch met late throws away (docs/benchmarks.md, "The compiler-aware warm-up
+        // and `join`'s inline end").
         if (!latchB.probe()) {
             Runnable job = w.takeLocalJob();
             if (job == jobB) {

@@ -50,14 +50,15 @@ public final class Child {
         Results results = new Results();
         try (Running running = subject.open(threads)) {
             ForagePool pool = running.foragePool();
-            PoolStatistics before = pool == null ? null : pool.statistics();
+            PoolStatistics before = null;
             PoolStatistics[] atTiming = new PoolStatistics[1];
             if (pool != null) {
+                before = pool.statistics();
                 results.onTimingStart(() -> atTiming[0] = pool.statistics());
             }
             scenario.run(running, budget, results);
             results.info("threads", running.threads());
-            if (before != null) {
+            if (pool != null) {
                 // Forage's own counters: why a number is what it is. Over the whole scenario, and, for a
                 // throughput scenario, over its timed part alone (a warm-up may hold most of the steals).
                 PoolStatistics after = pool.statistics();

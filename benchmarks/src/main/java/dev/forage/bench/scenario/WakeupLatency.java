@@ -27,7 +27,8 @@ public final class WakeupLatency implements Scenario {
      * microseconds after the measuring thread parked on the other CPU, and the latency then depended on that
      * phase more than on the pool: at a 0 µs delay a fixed pool woke its second thread in 6.6 µs (p50) and
      * Forage and ForkJoinPool in about 25 µs; at 100 µs Forage in 5.2 µs and the fixed pool in 30.5 µs
-     * (docs/benchmarks.md, the table of trigger delays under "What four sessions before changed"). A uniform delay averages over the phase.
+     * (docs/benchmarks.md, "`wakeup-inside` averages over the phase of the wake-up"). A uniform delay
+     * averages over the phase.
      */
     static final long INSIDE_MAX_WORK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     /** The inside submitter spins at most this long waiting for another worker to take the job. */
