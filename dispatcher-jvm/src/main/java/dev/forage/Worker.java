@@ -152,8 +152,11 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                     // A worker just woken takes a lone job at once: it may have been woken for exactly that
                     // job, by a pusher about to block or spin, perhaps onto the pusher's own CPU, where a
                     // yield would hand the CPU back to the pusher for the rest of its time slice
-                    // (docs/sleep.md section 4.6).
-                    job = findWork(!idle.justWoken());
+                    // (docs/sleep.md section 4.6). It also looks at the injector before the other deques: an
+                    // outside submission is the one wake-up whose job is not in a deque, and on a machine where
+                    // the sleep left our caches cold, every deque probed first cost a miss or two (section 4.7).
+                    boolean justWoken = idle.justWoken();
+                    job = findWork(!justWoken, justWoken);
                     if (job != null) {
                         leaveIdle(idle);
                         execute(job);
@@ -263,12 +266,18 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
 
     /**
      * Owner thread. A full search: own deque, where a wake-up hint points (seed 003), every other worker from a
-     * random start, timers, injector.
+     * random start, timers, injector; with {@code injectorFirst}, the injector right after the own deque too.
      */
-    private Runnable findWork(boolean mayLeaveLoneJobs) {
+    Runnable findWork(boolean mayLeaveLoneJobs, boolean injectorFirst) {
         Runnable job = deque.pop();
         if (job != null) {
             return job;
+        }
+        if (injectorFirst) {
+            job = pollInjector();
+            if (job != null) {
+                return job;
+            }
         }
         job = takeHintedJob();
         if (job != null) {
@@ -309,7 +318,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     int runUntilIdle() {
         int ran = 0;
         Runnable job;
-        while ((job = findWork(false)) != null) {
+        while ((job = findWork(false, false)) != null) {
             execute(job);
             ran++;
         }
@@ -417,7 +426,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
      */
     private void drainAndRetire() {
         while (true) {
-            Runnable job = findWork(false);
+            Runnable job = findWork(false, false);
             if (job != null) {
                 execute(job);
                 continue;

@@ -18,9 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The lone-job rule of {@code Worker.stealFromOthers} (docs/sleep.md section 4.6): an idle worker leaves a
  * deque's only job to its owner for one search round, and takes it in the next if it is still there.
  *
- * <p>The first test walks the rule step by step on workers whose threads are held back. The others pin its
- * liveness in a running pool: a lone job whose owner blocks in user code, or keeps busy, is still taken, from a
- * pool whose other workers are awake or asleep. A rule that left lone jobs for good hangs them; the watchdog turns
+ * <p>The step tests walk the rule, and the search order of a worker just woken, on workers whose threads are
+ * held back. The others pin its liveness in a running pool: a lone job whose owner blocks in user code, or keeps
+ * busy, is still taken, from a pool whose other workers are awake or asleep. A rule that left lone jobs for good hangs them; the watchdog turns
  * that into a failure with a thread dump. What the rule is for (a chain of jobs that stays on its core) is a
  * speed property, measured by {@code chain-exec-200k} in the benchmarks, not asserted here.
  */
@@ -63,6 +63,38 @@ class LoneJobTest {
             owner.deque.push(first);
             owner.deque.push(second);
             assertSame(first, thief.stealFromOthers(true), "two jobs are not a lone job: the oldest is taken at once");
+        } finally {
+            gate.countDown();
+            pool.close();
+        }
+    }
+
+    /**
+     * The first search of a worker just woken (docs/sleep.md sections 4.6 and 4.7): it takes a neighbour's lone job
+     * at once, and it looks at the injector before the other deques, so an outside submission, the one wake-up
+     * whose job is in no deque, is found without probing them. Stepped on held-back workers, as above: the test
+     * thread plays worker 1's owner and searches as worker 0.
+     */
+    @Test
+    void aWorkerJustWokenTakesTheInjectorsJobBeforeStealing() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        ForagePool pool = heldAtTheGate(gate);
+        try {
+            Worker searcher = pool.registry().workers[0];
+            Worker neighbour = pool.registry().workers[1];
+            Runnable local = () -> { };
+            Runnable injected = () -> { };
+
+            neighbour.deque.push(local);
+            pool.registry().injector.push(injected);
+            assertSame(injected, searcher.findWork(false, true), "just woken: the injector comes first");
+            assertSame(local, searcher.findWork(false, true), "then the neighbour's lone job, at once");
+
+            neighbour.deque.push(local);
+            pool.registry().injector.push(injected);
+            assertSame(local, searcher.findWork(false, false), "an ordinary search steals before the injector");
+            assertSame(injected, searcher.findWork(false, false), "and finds the injector's job after the deques");
+            assertNull(searcher.findWork(false, true), "nothing left anywhere");
         } finally {
             gate.countDown();
             pool.close();
