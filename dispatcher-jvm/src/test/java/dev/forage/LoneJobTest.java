@@ -33,9 +33,7 @@ class LoneJobTest {
      */
     @Test
     void aLoneJobIsLeftForOneSearchRoundAndTakenInTheNext() throws Exception {
-        CountDownLatch gate = new CountDownLatch(1);
-        ForagePool pool = heldAtTheGate(gate);
-        try {
+        onHeldWorkers(pool -> {
             Worker owner = pool.registry().workers[0];
             Worker thief = pool.registry().workers[1];
             Runnable first = () -> { };
@@ -63,10 +61,7 @@ class LoneJobTest {
             owner.deque.push(first);
             owner.deque.push(second);
             assertSame(first, thief.stealFromOthers(true), "two jobs are not a lone job: the oldest is taken at once");
-        } finally {
-            gate.countDown();
-            pool.close();
-        }
+        });
     }
 
     /**
@@ -77,9 +72,7 @@ class LoneJobTest {
      */
     @Test
     void aWorkerJustWokenTakesTheInjectorsJobBeforeStealing() throws Exception {
-        CountDownLatch gate = new CountDownLatch(1);
-        ForagePool pool = heldAtTheGate(gate);
-        try {
+        onHeldWorkers(pool -> {
             Worker searcher = pool.registry().workers[0];
             Worker neighbour = pool.registry().workers[1];
             Runnable local = () -> { };
@@ -95,10 +88,7 @@ class LoneJobTest {
             assertSame(local, searcher.findWork(false, false), "an ordinary search steals before the injector");
             assertSame(injected, searcher.findWork(false, false), "and finds the injector's job after the deques");
             assertNull(searcher.findWork(false, true), "nothing left anywhere");
-        } finally {
-            gate.countDown();
-            pool.close();
-        }
+        });
     }
 
     /**
@@ -108,9 +98,7 @@ class LoneJobTest {
      */
     @Test
     void aWorkerNotesWhenThievesTookEveryJobItPushed() throws Exception {
-        CountDownLatch gate = new CountDownLatch(1);
-        ForagePool pool = heldAtTheGate(gate);
-        try {
+        onHeldWorkers(pool -> {
             Worker owner = pool.registry().workers[0];
             Worker thief = pool.registry().workers[1];
             Runnable first = () -> { };
@@ -135,13 +123,27 @@ class LoneJobTest {
             assertSame(second, owner.takeOwnJob(), "the owner still finds the newer one");
             assertFalse(owner.ownJobsTaken, "not every job was taken");
             assertEquals(0, pool.statistics().naps(), "no worker ran: nobody napped");
+        });
+    }
+
+    /** A two-worker pool whose threads wait at {@code gate} before they run their worker loops. */
+    /** A step test's body: the pool, whose two workers' threads are held back while it runs. */
+    private interface HeldWorkers {
+        void steps(ForagePool pool) throws Exception;
+    }
+
+    /** Runs {@code body} on a 2-worker pool whose threads wait at a gate, then opens the gate and closes it. */
+    private static void onHeldWorkers(HeldWorkers body) throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        ForagePool pool = heldAtTheGate(gate);
+        try {
+            body.steps(pool);
         } finally {
             gate.countDown();
             pool.close();
         }
     }
 
-    /** A two-worker pool whose threads wait at {@code gate} before they run their worker loops. */
     private static ForagePool heldAtTheGate(CountDownLatch gate) {
         ThreadFactory factory = r -> new Thread(() -> {
             awaitQuietly(gate);
