@@ -288,7 +288,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
             return job;
         }
         registry.fireDueTimers();
-        return pollInjector();
+        return pollInjector(); // also after an injector-first look: due timers are queued on the injector
     }
 
     /** The strategy's wake-up hint, if any: the worker whose deque got the new job, or the injector. */
