@@ -120,7 +120,10 @@ public final class Report {
         return sb.toString();
     }
 
-    /** Per-subject facts that qualify the numbers: task length, late submissions, stranded wake-ups. */
+    /**
+     * Per-subject facts that qualify the numbers: task length, late submissions, stranded wake-ups, what
+     * {@code yield()} did.
+     */
     static String details(RunData data, List<Scenario> scenarios, List<Subject> subjects) {
         StringBuilder sb = new StringBuilder();
         for (Scenario sc : scenarios) {
@@ -136,6 +139,7 @@ public final class Report {
                 List<String> warmupJit = data.info(sc.id(), s.id(), "warmupJitMillis");
                 List<String> settled = data.info(sc.id(), s.id(), "warmupSettled");
                 List<String> timedJit = data.info(sc.id(), s.id(), "measuredJitMillis");
+                List<String> turns = data.info(sc.id(), s.id(), "yieldTurns");
                 List<String> bits = new ArrayList<>();
                 if (!warmup.isEmpty()) {
                     bits.add(warmupText(warmup, warmupJit, settled, timedJit));
@@ -151,6 +155,10 @@ public final class Report {
                 }
                 if (!threads.isEmpty()) {
                     bits.add(String.join("/", threads) + " threads");
+                }
+                if (!turns.isEmpty()) {
+                    // Whether yield() let the other coroutines run (1) or resumed the same one again (more).
+                    bits.add("turns in a row after yield() (median) " + String.join("/", turns));
                 }
                 if (!forageTimed.isEmpty()) {
                     // The timed part is what the table's numbers measured; the warm-up's counts would drown it.

@@ -59,6 +59,11 @@ class SmokeTest {
                             assertNull(timed, sc.id() + " has no warm-up/timed split");
                         }
                     }
+                    if (sc.id().equals("yield")) {
+                        String turns = r.info().get("yieldTurns");
+                        assertNotNull(turns, "the yield row's fairness count is missing");
+                        assertTrue(Integer.parseInt(turns) >= 1, "turns " + turns);
+                    }
                     if (sc.group() == Scenario.Group.WAKEUP) {
                         assertTrue(r.histograms().get("latency").getTotalCount()
                                 == (long) Budget.TINY.windows * Budget.TINY.wakeupsPerWindow);

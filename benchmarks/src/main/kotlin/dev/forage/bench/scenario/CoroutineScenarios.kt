@@ -102,8 +102,11 @@ object CoroutineScenarios {
     @JvmStatic
     fun yields(): Scenario = CoroutineScenario(
         "yield", "yield loops (8 × 1000)",
-        "8 coroutines each call `yield()` 1000 times; every `yield` re-dispatches the coroutine behind the " +
-            "others. Time until all 8 loops are done.",
+        "8 coroutines each call `yield()` 1000 times; every `yield` hands the coroutine back to the dispatcher " +
+            "(`dispatchYield`). Time until all 8 loops are done. Whether the others run in between is up to the " +
+            "dispatcher: after the timed part, one untimed pass counts how many times in a row a coroutine was " +
+            "resumed on its worker before another one ran there (the run details' \"turns in a row\").",
+        after = { d, b, out -> out.info(YieldTurns.INFO_KEY, YieldTurns.measure(d, b.size(1000, 50))) },
     ) { d, b ->
         val each = b.size(1000, 50)
         run(d) {
@@ -134,11 +137,15 @@ object CoroutineScenarios {
     }
 }
 
-/** A throughput scenario over a coroutine dispatcher; [op] is one timed operation. */
+/**
+ * A throughput scenario over a coroutine dispatcher; [op] is one timed operation, and [after], if given, runs
+ * once after the timed part to add facts to the run details.
+ */
 private class CoroutineScenario(
     private val id: String,
     private val title: String,
     private val description: String,
+    private val after: ((CoroutineDispatcher, Budget, Results) -> Unit)? = null,
     private val op: (CoroutineDispatcher, Budget) -> Unit,
 ) : Scenario {
     override fun id() = id
@@ -151,5 +158,6 @@ private class CoroutineScenario(
     override fun run(subject: Running, budget: Budget, out: Results) {
         val d = subject.requireDispatcher()
         Measure.timeMillis(budget, out, "time") { op(d, budget) }
+        after?.invoke(d, budget, out)
     }
 }
