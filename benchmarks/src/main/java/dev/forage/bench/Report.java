@@ -1,5 +1,6 @@
 package dev.forage.bench;
 
+import dev.forage.bench.scenario.YieldTurns;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -139,7 +140,7 @@ public final class Report {
                 List<String> warmupJit = data.info(sc.id(), s.id(), "warmupJitMillis");
                 List<String> settled = data.info(sc.id(), s.id(), "warmupSettled");
                 List<String> timedJit = data.info(sc.id(), s.id(), "measuredJitMillis");
-                List<String> turns = data.info(sc.id(), s.id(), "yieldTurns");
+                List<String> turns = data.info(sc.id(), s.id(), YieldTurns.INFO_KEY);
                 List<String> bits = new ArrayList<>();
                 if (!warmup.isEmpty()) {
                     bits.add(warmupText(warmup, warmupJit, settled, timedJit));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.bench.scenario.Scenarios;
+import dev.forage.bench.scenario.YieldTurns;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -60,7 +61,7 @@ class SmokeTest {
                         }
                     }
                     if (sc.id().equals("yield")) {
-                        String turns = r.info().get("yieldTurns");
+                        String turns = r.info().get(YieldTurns.INFO_KEY);
                         assertNotNull(turns, "the yield row's fairness count is missing");
                         assertTrue(Integer.parseInt(turns) >= 1, "turns " + turns);
                     }
