@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>The step tests walk the rule, and the search order of a worker just woken, on workers whose threads are
  * held back. The others pin its liveness in a running pool: a lone job whose owner blocks in user code, or keeps
- * busy, is still taken, from a pool whose other workers are awake or asleep. A rule that left lone jobs for good hangs them; the watchdog turns
- * that into a failure with a thread dump. What the rule is for (a chain of jobs that stays on its core) is a
- * speed property, measured by {@code chain-exec-200k} in the benchmarks, not asserted here.
+ * busy, is still taken, from a pool whose other workers are awake or asleep. A rule that left lone jobs for good
+ * hangs them; the watchdog turns that into a failure with a thread dump. What the rule is for (a chain of jobs
+ * that stays on its core) is a speed property, measured by {@code chain-exec-200k} in the benchmarks, not
+ * asserted here.
  */
 @Watchdog.Budget(seconds = 120)
 class LoneJobTest {
@@ -126,7 +127,6 @@ class LoneJobTest {
         });
     }
 
-    /** A two-worker pool whose threads wait at {@code gate} before they run their worker loops. */
     /** A step test's body: the pool, whose two workers' threads are held back while it runs. */
     private interface HeldWorkers {
         void steps(ForagePool pool) throws Exception;
@@ -144,6 +144,7 @@ class LoneJobTest {
         }
     }
 
+    /** A two-worker pool whose threads wait at {@code gate} before they run their worker loops. */
     private static ForagePool heldAtTheGate(CountDownLatch gate) {
         ThreadFactory factory = r -> new Thread(() -> {
             awaitQuietly(gate);

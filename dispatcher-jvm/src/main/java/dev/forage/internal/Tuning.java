@@ -37,9 +37,9 @@ public final class Tuning {
      * worker's path and, often, of the chain moving to the woken worker; a napper costs that worker nothing
      * and tries to sleep again after the nap if no work was posted during it. A job posted during a nap waits
      * at most one nap for the napper (a latch set during a nap wakes it at once); the nap is a timed park, so on
-     * Linux it lasts this long plus the thread's timer slack (50 µs by default): about 100 µs for the default. 0 turns the nap off (the
-     * worker yields instead). Speed only, see {@code docs/sleep.md} section 3.7 and {@code docs/benchmarks.md}.
-     * Property {@code forage.napNanos}.
+     * Linux it lasts this long plus the thread's timer slack (50 µs by default): about 100 µs for the default.
+     * 0 turns the nap off (the worker yields instead). Speed only, see {@code docs/sleep.md} section 3.7 and
+     * {@code docs/benchmarks.md}. Property {@code forage.napNanos}.
      */
     public static final int NAP_NANOS = intProperty("forage.napNanos", 20_000, 0, 1_000_000);
 
