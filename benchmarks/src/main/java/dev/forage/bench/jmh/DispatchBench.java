@@ -21,8 +21,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one dispatch, submitted from outside the pool (the injector path) and from inside (a worker's own
- * deque), including running the empty job. Batches of {@value #BATCH} jobs; the score is per job. With
- * {@code -prof gc}, {@code gc.alloc.rate.norm} is the bytes allocated per dispatch.
+ * deque), including running the empty job. Batches of {@value #BATCH} jobs, and of {@value #LARGE_BATCH} in the
+ * {@code *Large} variants; the score is per job. The caller waits for each batch, so the workers may fall asleep
+ * between batches: a batch's start and end (wake-ups, the last jobs, the caller's unpark) are spread over its
+ * jobs, 100 times thinner in the large variants, and the difference between the two scores is that per-batch
+ * share. With {@code -prof gc}, {@code gc.alloc.rate.norm} is the bytes allocated per dispatch.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -32,6 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class DispatchBench {
     static final int BATCH = 1000;
+    static final int LARGE_BATCH = 100_000;
 
     @Param({"forage", "forkjoin", "fixed"})
     public String subject;
@@ -47,11 +51,8 @@ public class DispatchBench {
             LockSupport.unpark(waiter);
         }
     };
-    private final Runnable insideBatch = () -> {
-        for (int i = 0; i < BATCH; i++) {
-            pool.execute(job);
-        }
-    };
+    private final Runnable insideBatch = () -> submit(BATCH);
+    private final Runnable insideLargeBatch = () -> submit(LARGE_BATCH);
 
     @Setup(Level.Trial)
     public void start() {
@@ -66,21 +67,45 @@ public class DispatchBench {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void outside() {
-        waiter = Thread.currentThread();
-        left.set(BATCH);
-        for (int i = 0; i < BATCH; i++) {
-            pool.execute(job);
-        }
-        awaitBatch();
+        runFromOutside(BATCH);
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void inside() {
+        runFromInside(BATCH, insideBatch);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(LARGE_BATCH)
+    public void outsideLarge() {
+        runFromOutside(LARGE_BATCH);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(LARGE_BATCH)
+    public void insideLarge() {
+        runFromInside(LARGE_BATCH, insideLargeBatch);
+    }
+
+    private void runFromOutside(int jobs) {
         waiter = Thread.currentThread();
-        left.set(BATCH);
-        pool.execute(insideBatch); // one outside submission, then BATCH from a worker
+        left.set(jobs);
+        submit(jobs);
         awaitBatch();
+    }
+
+    private void runFromInside(int jobs, Runnable batch) {
+        waiter = Thread.currentThread();
+        left.set(jobs);
+        pool.execute(batch); // one outside submission, then the batch from a worker
+        awaitBatch();
+    }
+
+    private void submit(int jobs) {
+        for (int i = 0; i < jobs; i++) {
+            pool.execute(job);
+        }
     }
 
     private void awaitBatch() {

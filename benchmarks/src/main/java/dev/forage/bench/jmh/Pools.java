@@ -33,6 +33,8 @@ final class Pools {
 
     static void stop(java.util.concurrent.Executor pool) throws InterruptedException {
         if (pool instanceof ForagePool) {
+            // The counters behind the score (sleeps, wake-ups, steals per trial), in the fork's output.
+            System.err.println("Forage " + ((ForagePool) pool).statistics());
             ((ForagePool) pool).close();
         } else {
             ExecutorService es = (ExecutorService) pool;
