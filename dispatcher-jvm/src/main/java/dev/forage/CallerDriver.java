@@ -1,9 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.latch.CoreLatch;
-import dev.forage.internal.latch.SleepWaker;
-import dev.forage.internal.latch.SpinLatch;
-import dev.forage.internal.timer.TimerQueue;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 

@@ -1,8 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.latch.Latch;
-import dev.forage.internal.latch.LockLatch;
-import dev.forage.internal.latch.SpinLatch;
 import java.util.concurrent.TimeUnit;
 
 /**

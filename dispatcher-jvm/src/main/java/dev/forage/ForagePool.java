@@ -1,8 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.latch.CountLatch;
-import dev.forage.internal.latch.LockLatch;
-import dev.forage.internal.latch.SpinLatch;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -336,6 +333,37 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw Sneaky.rethrow(failure);
         }
         return result;
+    }
+
+    /**
+     * Starts {@code body} as a scope without waiting for it: like {@link #scope}, but the caller returns at once
+     * and {@code listener} is told when the body and every job spawned into the scope finished. On a worker of
+     * this pool the body runs right here before this returns (its spawned jobs go on without the caller); from
+     * any other thread it runs as a job on the pool. Useful where a thread must not wait, such as an event loop
+     * or a suspended coroutine (Kotlin's {@code awaitScope} is built on it).
+     *
+     * <pre>{@code
+     * pool.scopeAsync(s -> {
+     *     for (Path file : files) s.spawn(() -> index(file));
+     *     return files.size();
+     * }, (count, failure) -> System.out.println(failure == null ? count + " indexed" : "failed: " + failure));
+     * }</pre>
+     *
+     * @throws NullPointerException if {@code body} or {@code listener} is null
+     * @throws RejectedExecutionException if called from outside the pool after shutdown (nothing ran, and the
+     *     listener is not called)
+     */
+    public <T> void scopeAsync(ScopeBody<T> body, ScopeListener<? super T> listener) {
+        if (body == null || listener == null) {
+            throw new NullPointerException("ForagePool.scopeAsync: body and listener must be non-null (body="
+                    + body + ", listener=" + listener + ")");
+        }
+        AsyncScope<T> scope = new AsyncScope<>(registry, body, listener);
+        if (isCurrentThreadWorker()) {
+            scope.run();
+        } else {
+            registry.execute(scope);
+        }
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.sleep.Counters;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,13 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.PaddedAtomicLong;
-import dev.forage.internal.WorkerCounters;
-import dev.forage.internal.deque.Injector;
-import dev.forage.internal.latch.LockLatch;
-import dev.forage.internal.sleep.PoolProbe;
-import dev.forage.internal.sleep.SleepStrategy;
-import dev.forage.internal.timer.TimerQueue;
-import dev.forage.internal.timer.TimerTask;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;

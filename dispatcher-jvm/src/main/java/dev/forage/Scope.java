@@ -1,6 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.latch.CountLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**

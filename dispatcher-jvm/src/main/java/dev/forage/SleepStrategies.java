@@ -1,13 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.Tuning;
-import dev.forage.internal.sleep.EmperSleep;
-import dev.forage.internal.sleep.JecSleep;
-import dev.forage.internal.sleep.PoolProbe;
-import dev.forage.internal.sleep.SearchCapSleep;
-import dev.forage.internal.sleep.SleepStrategy;
-import dev.forage.internal.sleep.SleepyWorkerSleep;
-import dev.forage.internal.sleep.SpinForWork;
 
 /**
  * How idle workers of a pool decide to sleep and how new work wakes them. Every strategy runs the same jobs

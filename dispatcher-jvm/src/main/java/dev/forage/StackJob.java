@@ -1,6 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.latch.Latch;
 
 /**
  * A computation whose result and failure are kept for the one thread that waits for it on {@link #latch}

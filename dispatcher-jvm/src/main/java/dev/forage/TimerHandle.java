@@ -1,6 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.timer.TimerTask;
 import java.util.concurrent.TimeUnit;
 
 /**

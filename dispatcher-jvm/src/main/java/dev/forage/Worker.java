@@ -1,15 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.Tuning;
-import dev.forage.internal.WorkerCounters;
-import dev.forage.internal.deque.Injector;
-import dev.forage.internal.deque.WorkDeque;
-import dev.forage.internal.latch.CoreLatch;
-import dev.forage.internal.latch.SpinLatch;
-import dev.forage.internal.sleep.IdleContext;
-import dev.forage.internal.sleep.IdleState;
-import dev.forage.internal.sleep.SleepStrategy;
-import dev.forage.internal.timer.TimerQueue;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 

@@ -1,6 +1,5 @@
 package dev.forage;
 
-import dev.forage.internal.LeadingPad;
 
 /**
  * The fields a {@link Worker}'s own thread writes on every job. Only that thread reads or writes them. They sit

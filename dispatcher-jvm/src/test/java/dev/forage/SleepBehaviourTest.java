@@ -3,7 +3,6 @@ package dev.forage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.forage.internal.Tuning;
 import dev.forage.testing.Watchdog;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -129,7 +129,7 @@ class TimerTest {
         try (ForagePool pool = Pools.pool(2)) {
             TimerHandle far = pool.schedule(() -> { }, 1, TimeUnit.HOURS);
             dev.forage.testing.Poll.until("a worker watches the far timer",
-                    () -> pool.registry().timers.watcher() != dev.forage.internal.timer.TimerQueue.NO_WATCHER,
+                    () -> pool.registry().timers.watcher() != dev.forage.TimerQueue.NO_WATCHER,
                     pool::toString);
             CountDownLatch fired = new CountDownLatch(1);
             pool.schedule(fired::countDown, 10, TimeUnit.MILLISECONDS);

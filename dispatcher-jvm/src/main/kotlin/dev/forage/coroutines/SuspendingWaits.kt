@@ -4,13 +4,12 @@ package dev.forage.coroutines
 
 import dev.forage.ForagePool
 import dev.forage.Scope
-import dev.forage.detachedScope
-import dev.forage.firstFailure
-import dev.forage.internal.latch.CountLatch
-import dev.forage.recordBodyFailure
+import dev.forage.ScopeBody
 import java.util.concurrent.RejectedExecutionException
+import java.util.concurrent.atomic.AtomicInteger
 import kotlin.coroutines.Continuation
 import kotlin.coroutines.coroutineContext
+import kotlin.coroutines.resume
 import kotlin.coroutines.suspendCoroutine
 import kotlinx.coroutines.ensureActive
 
@@ -71,36 +70,49 @@ public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     return scope.outcome()
 }
 
-/** The state of one [awaitJoin]: written by the jobs before their count is released, read after the resume. */
+/**
+ * The state of one [awaitJoin]: the results are written by the jobs before they count themselves out, and read
+ * after the resume. The last of the two jobs to finish resumes the coroutine: an intercepted continuation, so
+ * exactly one dispatch, never a wake-everyone; if both finished before the coroutine finished suspending,
+ * `suspendCoroutine` returns at once and nothing is dispatched.
+ */
 private class SuspendedJoin<A, B>(private val a: () -> A, private val b: () -> B) {
     private var resultA: A? = null
     private var resultB: B? = null
     private var failureA: Throwable? = null
     private var failureB: Throwable? = null
+    private val running = AtomicInteger(2)
+    private lateinit var continuation: Continuation<Unit>
 
     fun start(pool: ForagePool, continuation: Continuation<Unit>) {
-        val done = CountLatch(ContinuationLatch(continuation)) // one count for a
-        done.increment() // one for b
+        this.continuation = continuation
         val jobB = Runnable {
             runB()
-            done.set()
+            countOut()
         }
         if (pool.isCurrentThreadWorker) {
             pool.execute(jobB) // our own deque: accepted even while the pool drains after shutdown
             runA()
-            done.set()
+            countOut()
             return
         }
         pool.execute(Runnable { // throws RejectedExecutionException after shutdown: nothing started yet
             runA()
-            done.set()
+            countOut()
         })
         try {
             pool.execute(jobB)
         } catch (e: RejectedExecutionException) {
             // Shut down between the two submissions: a runs; b never will.
             failureB = e
-            done.set()
+            countOut()
+        }
+    }
+
+    private fun countOut() {
+        if (running.decrementAndGet() == 0) {
+            // Hazard: the coroutine may run (and drop this object) from here on; nothing follows.
+            continuation.resume(Unit)
         }
     }
 
@@ -138,32 +150,25 @@ private class SuspendedJoin<A, B>(private val a: () -> A, private val b: () -> B
     }
 }
 
-/** The state of one [awaitScope]. */
+/**
+ * The state of one [awaitScope], over [ForagePool.scopeAsync]: the listener, called once by whoever finished
+ * last, records the outcome and resumes the coroutine.
+ */
 private class SuspendedScope<T>(private val pool: ForagePool, private val body: (Scope) -> T) {
     private var result: T? = null
-    private lateinit var scope: Scope
+    private var failure: Throwable? = null
 
     fun start(continuation: Continuation<Unit>) {
-        val jobs = CountLatch(ContinuationLatch(continuation)) // the body's count
-        scope = detachedScope(pool, jobs)
-        if (pool.isCurrentThreadWorker) {
-            runBody(jobs)
-        } else {
-            pool.execute(Runnable { runBody(jobs) }) // throws RejectedExecutionException after shutdown
+        pool.scopeAsync(ScopeBody { scope -> body(scope) }) { value, error ->
+            result = value
+            failure = error
+            // Hazard: the coroutine may run (and drop this object) from here on; nothing follows.
+            continuation.resume(Unit)
         }
-    }
-
-    private fun runBody(jobs: CountLatch) {
-        try {
-            result = body(scope)
-        } catch (t: Throwable) {
-            scope.recordBodyFailure(t)
-        }
-        jobs.set() // the body's own count
     }
 
     suspend fun outcome(): T {
-        scope.firstFailure()?.let { throw it }
+        failure?.let { throw it }
         coroutineContext.ensureActive()
         @Suppress("UNCHECKED_CAST")
         return result as T

@@ -1,0 +1,220 @@
+package dev.forage;
+
+
+/**
+ * Seed 003, EMPER's sleep strategy, on the JVM without io_uring. <b>Internal</b>; selected with
+ * {@code SleepStrategies.EMPER}.
+ *
+ * <p>A worker that found no work for {@link Tuning#ROUNDS_UNTIL_SLEEPY} rounds counts itself in
+ * {@link EmperSleepers} and posts a read on the {@link HintPipe}. Notifiers claim sleepers on the count with a CAS
+ * loop and write one hint per claimed sleeper, saying where the new work is: {@code NotifyEmper} with the pushing
+ * worker's index for a job pushed on a worker's deque, {@code NotifyAnywhere} with "the injector" for an injected
+ * job or a timer. A woken worker looks at its hint right after its own deque ({@link #takeWakeHint}).
+ *
+ * <p>Three things EMPER does not need and Forage does, each in {@code docs/sleep-strategies.md} with its proof:
+ * <ul>
+ *   <li>Latches wake their owner directly (the core's four latch states under the pipe's lock), and a worker that
+ *       stops waiting for its own reason withdraws its read ({@link HintPipe#cancelRead}).</li>
+ *   <li>After counting itself, a worker looks once more for visible work before it blocks: our jobs may block
+ *       their thread (EMPER's fibers never do), so a job pushed between a worker's last search and its count
+ *       must not depend on its pusher.</li>
+ *   <li>A worker that received a hint or a pending notification but leaves without searching (its latch was set)
+ *       passes the notification on, so it is never spent on a worker that will not look.</li>
+ * </ul>
+ */
+final class EmperSleep implements SleepStrategy {
+    private final EmperSleepers sleepers = new EmperSleepers();
+    private final HintPipe pipe = new HintPipe();
+    private final HintPipe.Reader[] readers;
+    private final PoolProbe probe;
+    private final int roundsUntilSleep;
+    private final IdleCounts counts = new IdleCounts();
+
+    public EmperSleep(int threads, PoolProbe probe) {
+        this(threads, probe, Tuning.ROUNDS_UNTIL_SLEEPY);
+    }
+
+    /** For tests: {@code roundsUntilSleep} failed searches (yielding after each) before the worker sleeps. */
+    public EmperSleep(int threads, PoolProbe probe, int roundsUntilSleep) {
+        if (threads < 1 || threads > Counters.THREADS_MAX) {
+            throw new IllegalArgumentException(
+                    "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
+        }
+        if (probe == null) {
+            throw new NullPointerException("EmperSleep needs the pool's probe (for hints and its last look)");
+        }
+        if (roundsUntilSleep < 0) {
+            throw new IllegalArgumentException("roundsUntilSleep must be >= 0, was " + roundsUntilSleep);
+        }
+        this.readers = new HintPipe.Reader[threads];
+        for (int i = 0; i < threads; i++) {
+            readers[i] = new HintPipe.Reader(pipe);
+        }
+        this.probe = probe;
+        this.roundsUntilSleep = roundsUntilSleep;
+    }
+
+    @Override
+    public IdleState startLooking(int workerIndex) {
+        counts.startLooking();
+        return new IdleState(workerIndex);
+    }
+
+    @Override
+    public void workFound(IdleState idle) {
+        counts.stopLooking();
+        // Normally the worker's search took its hint (takeWakeHint). If it is still here, the worker leaves the
+        // idle loop without having searched since it was notified (its latch was set, or its wait timed out):
+        // pass the notification on rather than spend it on a worker that will not look.
+        HintPipe.Reader me = readers[idle.workerIndex];
+        int unused = me.pendingHint;
+        if (unused != NO_HINT) {
+            me.pendingHint = NO_HINT;
+            if (unused == HINT_INJECTOR) {
+                notifyAnywhere(1);
+            } else {
+                notifyEmper(1, unused);
+            }
+        }
+    }
+
+    @Override
+    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+        IdleCounts.countUselessWakeUp(idle, context);
+        if (idle.rounds < roundsUntilSleep) {
+            Thread.yield();
+            idle.rounds++;
+        } else {
+            sleep(idle, latch, context);
+        }
+    }
+
+    private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+        idle.rounds = 0; // after any wake-up, all the rounds again
+        if (!latch.getSleepy()) {
+            return; // SET: the worker loop sees it
+        }
+        HintPipe.Reader me = readers[idle.workerIndex];
+        WorkerCounters stats = context.counters();
+        boolean didBlock = false;
+        pipe.lock.lock();
+        try {
+            // Held from here until the wait: a latch setter that sees SLEEPING takes this lock to wake us.
+            if (!latch.fallAsleep()) {
+                return; // SET while we got sleepy
+            }
+            if (sleepers.countSleeper() < 0) {
+                // A NotifyAnywhere found nobody to wake and left its notification for a worker about to sleep:
+                // us. Search again, the injector first (it is also what we pass on if we leave unsearched).
+                me.pendingHint = HINT_INJECTOR;
+            } else {
+                pipe.postRead(me);
+                if (me.reading && probe.hasVisibleWork()) {
+                    // Work appeared between our last search and our count, and its notifier may have read the
+                    // count before we were in it. Take it back and search.
+                    pipe.cancelRead(me, sleepers);
+                } else if (me.reading) {
+                    me.sleeper.blocked = true;
+                    didBlock = true;
+                    counts.fellAsleep(stats);
+                    me.sleeper.await(context); // a hint, our latch, or our timer deadline
+                    counts.wokeUp();
+                    if (me.reading) {
+                        pipe.cancelRead(me, sleepers); // not woken by a hint
+                    }
+                }
+                if (me.delivered != NO_HINT) {
+                    me.pendingHint = me.delivered;
+                    me.delivered = NO_HINT;
+                }
+            }
+        } finally {
+            pipe.lock.unlock();
+        }
+        if (didBlock) {
+            IdleCounts.countWakeUp(idle, latch, stats);
+        }
+        latch.wakeUp();
+    }
+
+    @Override
+    public void newInternalJobs(int count, boolean queueWasEmpty) {
+        // Fast path, one volatile read: nobody is counted, so nobody to claim (the pusher takes its own job).
+        if (sleepers.get() > 0) {
+            notifyEmper(count, probe.callingWorkerIndex());
+        }
+    }
+
+    @Override
+    public void newInjectedJobs(int count, boolean queueWasEmpty) {
+        // The injector's push was a volatile CAS; notifyAnywhere starts with a volatile read of the count.
+        notifyAnywhere(count);
+    }
+
+    private void notifyEmper(int count, int hint) {
+        int toWake = sleepers.notifyEmper(count);
+        if (toWake > 0) {
+            pipe.write(toWake, hint >= 0 ? hint : HINT_INJECTOR);
+        }
+    }
+
+    private void notifyAnywhere(int count) {
+        int toWake = sleepers.notifyAnywhere(count);
+        if (toWake > 0) {
+            pipe.write(toWake, HINT_INJECTOR);
+        }
+    }
+
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        pipe.lock.lock();
+        try {
+            readers[workerIndex].sleeper.wake(); // it withdraws its read itself (cancelRead)
+        } finally {
+            pipe.lock.unlock();
+        }
+    }
+
+    @Override
+    public void timerDeadlineChanged(int watcherIndex) {
+        pipe.lock.lock();
+        try {
+            readers[watcherIndex].sleeper.rereadDeadline();
+        } finally {
+            pipe.lock.unlock();
+        }
+    }
+
+    @Override
+    public int takeWakeHint(int workerIndex) {
+        HintPipe.Reader me = readers[workerIndex];
+        int hint = me.pendingHint;
+        me.pendingHint = NO_HINT;
+        return hint;
+    }
+
+    @Override
+    public int sleepingThreads() {
+        return counts.sleepingThreads();
+    }
+
+    @Override
+    public int idleThreads() {
+        return counts.idleThreads();
+    }
+
+    /** Test hook: the sleepers count. */
+    public int sleepersCount() {
+        return sleepers.get();
+    }
+
+    /** Test hook: hints that found no posted read (the proof says 0). */
+    public int bufferedHints() {
+        return pipe.bufferedHints();
+    }
+
+    @Override
+    public String toString() {
+        return "EmperSleep{" + sleepers + ", blocked=" + counts.sleepingThreads() + "}";
+    }
+}

@@ -1,0 +1,29 @@
+package dev.forage;
+
+
+/**
+ * What a sleep strategy needs from the worker that is going to sleep. Implemented by the pool's worker.
+ *
+ */
+interface IdleContext {
+    /** Park with no deadline. */
+    long PARK_FOREVER = Long.MAX_VALUE;
+
+    /**
+     * The final check before blocking (seed 001's S4): is there a job in the injector or in any worker's deque?
+     * Volatile reads of the injector and of every deque, made after the sleeper was counted. (Seed 001 checks
+     * the injector only; the deques make the same guarantee hold for internal jobs, docs/sleep.md section 4.)
+     */
+    boolean hasQueuedJobs();
+
+    /**
+     * Called with the worker's sleep lock held, just before each block: how long to park. A worker that holds
+     * (or now takes) the pool's timer watch gets the nanoseconds until the earliest timer, or a value &lt;= 0
+     * when one is already due; every other worker gets {@link #PARK_FOREVER}. A worker waiting on a latch
+     * with a deadline also gets at most the time left until that deadline.
+     */
+    long parkNanos();
+
+    /** This worker's statistics, written only by this worker. */
+    WorkerCounters counters();
+}

@@ -1,0 +1,55 @@
+package dev.forage;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Idle and sleeping worker counts kept for {@code PoolStatistics} only, by strategies whose protocol does not
+ * count workers itself (seed 000, seed 003); no decision reads them. Also the per-worker wake-up statistics
+ * every strategy keeps the same way.
+ */
+final class IdleCounts {
+    private final AtomicInteger inactive = new AtomicInteger();
+    private final AtomicInteger sleeping = new AtomicInteger();
+
+    void startLooking() {
+        inactive.incrementAndGet();
+    }
+
+    void stopLooking() {
+        inactive.decrementAndGet();
+    }
+
+    void fellAsleep(WorkerCounters stats) {
+        stats.sleep();
+        sleeping.incrementAndGet();
+    }
+
+    void wokeUp() {
+        sleeping.decrementAndGet();
+    }
+
+    int sleepingThreads() {
+        return sleeping.get();
+    }
+
+    int idleThreads() {
+        return inactive.get() - sleeping.get();
+    }
+
+    /** After a block: count the wake-up and whether the latch caused it; the next search tells if it was useful. */
+    static void countWakeUp(IdleState idle, CoreLatch latch, WorkerCounters stats) {
+        stats.wakeup();
+        idle.justWoken = true;
+        if (latch.probe()) {
+            stats.latchWakeup();
+        }
+    }
+
+    /** At the start of {@code noWorkFound}: a search right after a wake-up found nothing. */
+    static void countUselessWakeUp(IdleState idle, IdleContext context) {
+        if (idle.justWoken) {
+            idle.justWoken = false;
+            context.counters().wakeupWithoutWork();
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package dev.forage;
+
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The pool's injector: an unbounded multi-producer, multi-consumer FIFO of jobs that came from outside the
+ * pool. <b>Internal</b>: not part of Forage's API.
+ *
+ * <p>A queue of array blocks, after crossbeam's {@code SegQueue}. Jobs live in blocks of {@code blockSize - 1}
+ * slots linked in order. A producer claims a slot by moving the tail index with a CAS, then writes its job into
+ * the slot; a consumer claims the slot at the head index with a CAS, then waits (briefly: the producer is between
+ * two instructions) until the job is there. Compared with a Michael-Scott list, a push allocates one block per
+ * {@code blockSize - 1} jobs instead of a node per job, producers never touch the head, and consumers read the
+ * tail only when they reach the tail's block.
+ *
+ * <p>An index counts slots shifted left by one; the last offset of each block ({@code blockSize - 1}) is never a
+ * slot: an index there means "the thread that took the block's last slot is installing the next block", and
+ * other threads wait for it. Bit 0 of the head index says the head's block has a successor (the tail is beyond
+ * it), so consumers in a full block skip reading the tail.
+ *
+ * <p>The sleep protocol's fence pair (see {@code docs/sleep.md}, "PushFence and SleepFence", and the jcstress
+ * test {@code InjectorVsSleeper}) relies on two accesses being volatile: {@link #push} claims its slot with a CAS
+ * on the tail index (a volatile write) before it returns, and {@link #isEmpty()} reads the head index and then the
+ * tail index with volatile reads. A job whose push's CAS comes before {@code isEmpty} in the synchronization order
+ * is seen: the tail read is at least past it, and the head read before it cannot be past it.
+ *
+ * <p>Unlike crossbeam, blocks are never freed by hand: once both indices have moved past a block nothing refers
+ * to it and the GC takes it. Consumers clear the slots they take, so a block does not keep run jobs reachable.
+ */
+final class Injector extends InjectorTail {
+    /** Slots per block plus the one "installing" offset. Crossbeam uses 32; a power of two keeps {@code &}. */
+    static final int DEFAULT_BLOCK_SIZE = 64;
+    static final int SHIFT = 1;
+    static final long HAS_NEXT = 1L;
+    /** Spins on a slot or a block link before yielding the core; the wait is for a thread mid-push. */
+    private static final int SPINS_BEFORE_YIELD = 64;
+
+    private final int lastOffset;
+
+    public Injector() {
+        this(DEFAULT_BLOCK_SIZE);
+    }
+
+    /** {@code blockSize}: a power of two from 2; tests use small blocks to cross block boundaries often. */
+    Injector(int blockSize) {
+        if (blockSize < 2 || Integer.bitCount(blockSize) != 1) {
+            throw new IllegalArgumentException("block size " + blockSize + " must be a power of two, at least 2");
+        }
+        this.lastOffset = blockSize - 1;
+        Block first = new Block(lastOffset);
+        headBlock = first;
+        tailBlock = first;
+    }
+
+    /**
+     * Any thread. Appends a job, and says whether the queue looked empty before it: the job before it in the
+     * queue is already taken (or there is none). That is the sleep protocol's "was the queue empty" hint (seed
+     * 002's option A), which only tunes how many sleepers a push wakes; it reads the previous slot, on the cache
+     * line this push writes anyway, instead of the head index that every consumer writes. A slot claimed by
+     * another producer but not yet written also counts as taken: a hint, not a fact.
+     */
+    public boolean push(Runnable job) {
+        long tail = tailIndex;
+        Block block = tailBlock;
+        Block next = null;
+        int waits = 0;
+        while (true) {
+            int offset = offset(tail);
+            if (offset == lastOffset) {
+                // The thread that took the block's last slot is installing the next block: wait for it.
+                waits = pause(waits);
+                tail = tailIndex;
+                block = tailBlock;
+                continue;
+            }
+            if (offset + 1 == lastOffset && next == null) {
+                // Allocate before claiming, so nothing can fail between the claim and the publication.
+                next = new Block(lastOffset);
+            }
+            long newTail = tail + (1L << SHIFT);
+            if (TAIL_INDEX.compareAndSet(this, tail, newTail)) {
+                if (offset + 1 == lastOffset) {
+                    // We took the last slot: install the next block and step the tail over the last offset.
+                    // Block before index: a thread that reads the new index then the block sees the new block.
+                    tailBlock = next;
+                    tailIndex = newTail + (1L << SHIFT);
+                    block.next = next;
+                }
+                block.slots.set(offset, job);
+                if (offset == 0) {
+                    // The previous slot is in the previous block: ask the head instead (once per block).
+                    return headIndex >> SHIFT >= tail >> SHIFT;
+                }
+                return block.slots.get(offset - 1) == null;
+            }
+            tail = tailIndex;
+            block = tailBlock;
+        }
+    }
+
+    /** Any thread. Removes and returns the oldest job, or {@code null} when empty. */
+    public Runnable poll() {
+        long head = headIndex;
+        Block block = headBlock;
+        int waits = 0;
+        while (true) {
+            int offset = offset(head);
+            if (offset == lastOffset) {
+                // Another consumer is moving the head to the next block: wait for it.
+                waits = pause(waits);
+                head = headIndex;
+                block = headBlock;
+                continue;
+            }
+            long newHead = head + (1L << SHIFT);
+            if ((newHead & HAS_NEXT) == 0) {
+                long tail = tailIndex;
+                if (head >> SHIFT == tail >> SHIFT) {
+                    return null;
+                }
+                if (blockStart(head) != blockStart(tail)) {
+                    // The tail is in a later block: this block is full, so later polls in it skip the tail.
+                    newHead |= HAS_NEXT;
+                }
+            }
+            if (HEAD_INDEX.compareAndSet(this, head, newHead)) {
+                if (offset + 1 == lastOffset) {
+                    // We took the last slot: move the head to the next block, over the last offset.
+                    Block next = waitForNext(block);
+                    long nextIndex = (newHead & ~HAS_NEXT) + (1L << SHIFT);
+                    if (next.next != null) {
+                        nextIndex |= HAS_NEXT;
+                    }
+                    headBlock = next;
+                    headIndex = nextIndex;
+                }
+                return take(block, offset);
+            }
+            head = headIndex;
+            block = headBlock;
+        }
+    }
+
+    /**
+     * Any thread. Whether no job is queued: a volatile read of the head index, then of the tail index (the read
+     * side of the sleep protocol's fence pair). May answer "not empty" while a consumer moves the head to the
+     * next block; never "empty" when a push's claim came before the call.
+     */
+    public boolean isEmpty() {
+        long head = headIndex;
+        long tail = tailIndex;
+        return head >> SHIFT == tail >> SHIFT;
+    }
+
+    private int offset(long index) {
+        return (int) (index >> SHIFT) & lastOffset;
+    }
+
+    /** The slot count at the start of the index's block: equal for two indices in the same block. */
+    private long blockStart(long index) {
+        return (index >> SHIFT) & ~(long) lastOffset;
+    }
+
+    /** The job a producer is writing into a claimed slot; cleared once taken. */
+    private static Runnable take(Block block, int offset) {
+        Runnable job;
+        int waits = 0;
+        while ((job = block.slots.get(offset)) == null) {
+            waits = pause(waits);
+        }
+        block.slots.lazySet(offset, null); // nobody reads this slot again: only lets the GC have the job
+        return job;
+    }
+
+    private static Block waitForNext(Block block) {
+        Block next;
+        int waits = 0;
+        while ((next = block.next) == null) {
+            waits = pause(waits);
+        }
+        return next;
+    }
+
+    /**
+     * A short wait for a thread in the middle of a push or a block switch. Yields after a few spins: on an
+     * oversubscribed machine that thread may be descheduled, and spinning would only delay it.
+     */
+    private static int pause(int waits) {
+        if (waits >= SPINS_BEFORE_YIELD) {
+            Thread.yield();
+        }
+        return waits + 1;
+    }
+
+    static final class Block {
+        /** {@code null} until the producer that claimed a slot writes its job, and again once it is taken. */
+        final AtomicReferenceArray<Runnable> slots;
+        volatile Block next;
+
+        Block(int slotCount) {
+            slots = new AtomicReferenceArray<>(slotCount);
+        }
+    }
+}
+
+/** Padding (the superclass), the consumers' fields, padding: producers and consumers never share a line. */
+abstract class InjectorHead extends LeadingPad {
+    static final AtomicLongFieldUpdater<InjectorHead> HEAD_INDEX =
+            AtomicLongFieldUpdater.newUpdater(InjectorHead.class, "headIndex");
+
+    volatile long headIndex;
+    volatile Injector.Block headBlock;
+}
+
+abstract class InjectorPad1 extends InjectorHead {
+    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+}
+
+abstract class InjectorTail extends InjectorPad1 {
+    static final AtomicLongFieldUpdater<InjectorTail> TAIL_INDEX =
+            AtomicLongFieldUpdater.newUpdater(InjectorTail.class, "tailIndex");
+
+    volatile long tailIndex;
+    volatile Injector.Block tailBlock;
+    long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
+}

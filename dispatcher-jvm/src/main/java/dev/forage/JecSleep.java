@@ -1,0 +1,443 @@
+package dev.forage;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The jobs-event-counter sleep protocol of seed 001 (Rayon's current sleep module). The default strategy.
+ * The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
+ * labels in the comments below (S1..S5, I2, I3; I1 is in Registry.pushInjected) point there.
+ */
+final class JecSleep implements SleepStrategy {
+    private final Counters counters = new Counters();
+    /**
+     * Workers napping now (section 3.7 of docs/sleep.md). Read by a poster only when its post found a queue
+     * that already held jobs and nobody sleeps; written twice per nap, so it sits on lines of its own.
+     */
+    private final PaddedAtomicLong nappers = new PaddedAtomicLong();
+    private final WorkerSleepState[] workers;
+    /**
+     * One idle state per worker, reused by every idle spell (a worker's spells never overlap: workFound ends
+     * one before the worker runs the job that may start the next), so going idle allocates nothing.
+     */
+    private final IdleState[] idleStates;
+    private final int roundsUntilSleepy;
+    private final int roundsUntilSleeping;
+    private final int wakeOnWorkFound;
+    private final long napNanos;
+    private final PoolProbe probe;
+
+    public JecSleep(int threads, PoolProbe probe) {
+        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
+    }
+
+    /** For tests that want a worker to reach the sleep step quickly. */
+    public JecSleep(int threads, int roundsUntilSleepy, PoolProbe probe) {
+        this(threads, roundsUntilSleepy, Tuning.WAKE_ON_WORK_FOUND, probe);
+    }
+
+    /**
+     * {@code wakeOnWorkFound}: how many sleepers {@link #workFound} wakes as a ramp-up (Rayon: 2). With 0, it
+     * still wakes one when injected or unwatched timer work is visible (the hand-off rule, see
+     * {@link #workFound}); {@code probe} answers that question.
+     */
+    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, PoolProbe probe) {
+        this(threads, roundsUntilSleepy, wakeOnWorkFound, Tuning.NAP_NANOS, probe);
+    }
+
+    /** {@code napNanos}: the nap after a failed S2 ({@link Tuning#NAP_NANOS}); 0 yields instead. */
+    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, PoolProbe probe) {
+        if (probe == null) {
+            throw new NullPointerException("JecSleep needs the pool's probe");
+        }
+        this.probe = probe;
+        if (threads < 1 || threads > Counters.THREADS_MAX) {
+            throw new IllegalArgumentException(
+                    "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
+        }
+        this.workers = new WorkerSleepState[threads];
+        this.idleStates = new IdleState[threads];
+        for (int i = 0; i < threads; i++) {
+            workers[i] = new WorkerSleepState();
+            idleStates[i] = new IdleState(i);
+        }
+        this.roundsUntilSleepy = roundsUntilSleepy;
+        this.roundsUntilSleeping = roundsUntilSleepy + 1;
+        this.wakeOnWorkFound = wakeOnWorkFound;
+        if (napNanos < 0) {
+            throw new IllegalArgumentException("napNanos " + napNanos + " is negative; allowed: 0 (no nap) or more");
+        }
+        this.napNanos = napNanos;
+    }
+
+    @Override
+    public IdleState startLooking(int workerIndex) {
+        counters.addInactiveThread();
+        return idleStates[workerIndex].restart();
+    }
+
+    @Override
+    public void workFound(IdleState idle) {
+        // Leaving the idle state (work found, latch set, or wait deadline passed): E1 in docs/sleep.md.
+        int sleepers = counters.subInactiveThread();
+        if (sleepers == 0) {
+            return;
+        }
+        if (wakeOnWorkFound > 0) {
+            // Rayon's ramp-up: wake up to two sleepers on every idle-to-active transition.
+            wakeAnyThreads(Math.min(sleepers, wakeOnWorkFound));
+        } else if (probe.hasUnclaimedWork()) {
+            // The hand-off rule, needed for liveness, not only speed: a poster that saw this worker idle woke
+            // nobody (newJobs: idle >= count) and counted on it to take the job. It is leaving with other work,
+            // so if a job is still queued (injector or any deque, or a timer nobody watches), a sleeper must take
+            // it: the pusher of an internal job may itself be blocked in user code. E1 (the decrement above, a
+            // volatile RMW) then E2 (the probe's volatile reads) mirror I1 (the push's volatile write) then I3.
+            wakeAnyThreads(1);
+        }
+    }
+
+    @Override
+    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+        if (idle.justWoken) {
+            idle.justWoken = false;
+            context.counters().wakeupWithoutWork();
+        }
+        if (idle.rounds < roundsUntilSleepy) {
+            Thread.yield();
+            idle.rounds++;
+        } else if (idle.rounds == roundsUntilSleepy) {
+            // No yield here (Rayon yields): the seed asks for one more search after getting sleepy, not for a
+            // pause, and at low load every yield is a system call per idle spell. Speed only.
+            idle.jobsCounter = announceSleepy();
+            idle.rounds++;
+            if (idle.yieldBeforeSleep) {
+                // A neighbour took the jobs we pushed. If it now pops its own posts and shares our CPU, a search
+                // with no pause would see no post between S1 and S2 (it is not running), and we would sleep only
+                // to be woken by its next push. One yield lets it run and post: S2 then fails, and the nap takes
+                // over (docs/sleep.md section 3.7).
+                idle.yieldBeforeSleep = false;
+                Thread.yield();
+            }
+        } else if (idle.rounds < roundsUntilSleeping) {
+            Thread.yield();
+            idle.rounds++;
+        } else if (idle.sawPosts && !idle.napped && napNanos > 0) {
+            // The nap (docs/sleep.md section 3.7): we saw posts that our searches did not find (a failed S2),
+            // the signature of a busy worker that pops its own posts (a chain, a ping-pong). A sleeper would be
+            // woken by its next push to an empty deque, a wake-up paid on the busy worker's path, and would often
+            // take the chain's one job. So park for a while as an idle worker, still sleepy: no poster wakes us,
+            // the first post moves the JEC (one CAS), and the S2 after the nap tells whether anything was posted
+            // during it.
+            idle.napped = true;
+            context.counters().nap();
+            nap(idle.workerIndex, latch);
+        } else if (sleep(idle, latch, context)) {
+            // Work was posted since we got sleepy (S2 below), so we search again. When one busy worker keeps
+            // posting jobs that it pops itself (a chain of single jobs, a ping-pong), every post moves the JEC,
+            // and without a pause the idle worker would loop announce-search-fail without end, probing the busy
+            // worker's deque and now and then stealing its one job. With the nap on, the next attempt naps
+            // first; without it, one yield per failed attempt, outside the lock, as in Rayon's rounds. Speed
+            // only: the search that follows is the same.
+            idle.sawPosts = true;
+            if (napNanos == 0) {
+                Thread.yield();
+            }
+        }
+    }
+
+    /**
+     * A bounded park as an idle worker, through the latch's sleepy states so that a latch set during the nap
+     * unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napper} and then CAS the latch to
+     * SLEEPING; a setter swaps in SET and then reads {@code napper}. Volatile accesses are totally ordered, so
+     * either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread.
+     */
+    private void nap(int index, CoreLatch latch) {
+        WorkerSleepState state = workers[index];
+        state.lastNapParkNanos = -1L;
+        if (!latch.getSleepy()) {
+            return; // SET: the worker loop will see it
+        }
+        state.napper = Thread.currentThread();
+        nappers.getAndIncrement();
+        if (latch.fallAsleep()) {
+            // An interrupt (shutdownNow) makes this return at once; it stays set for the sleep that follows,
+            // which absorbs it (block).
+            long start = System.nanoTime();
+            LockSupport.parkNanos(state, napNanos);
+            state.lastNapParkNanos = System.nanoTime() - start;
+            latch.wakeUp();
+        }
+        nappers.getAndDecrement();
+        state.napper = null;
+    }
+
+    /**
+     * Ends one nap early: a post found jobs already queued and nobody asleep, so work piles up (a fork-join
+     * burst, a stream of submissions) while a napper would wait out its nap. A hint, not part of any proof:
+     * a napper that this misses searches again when its nap ends.
+     */
+    private void wakeNapper() {
+        for (WorkerSleepState state : workers) {
+            if (unparkNapper(state)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Unparks the worker of {@code state} if it naps now; returns whether it did. An unpark that comes after the
+     * nap ended is a spare permit, which at most shortens the worker's next park: every park here loops or is
+     * bounded.
+     */
+    private static boolean unparkNapper(WorkerSleepState state) {
+        Thread napper = state.napper;
+        if (napper == null) {
+            return false;
+        }
+        LockSupport.unpark(napper);
+        return true;
+    }
+
+    /** S1: make the JEC even ("someone is sleepy") and remember it. */
+    private long announceSleepy() {
+        return Counters.jec(counters.incrementJecIfActive());
+    }
+
+    /** S2..S5. Returns true when S2 found the JEC moved since S1 (work was posted): the caller searches again. */
+    private boolean sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+        int index = idle.workerIndex;
+        if (!latch.getSleepy()) {
+            return false; // the latch is SET: the worker loop will see it
+        }
+        WorkerSleepState state = workers[index];
+        WorkerCounters stats = context.counters();
+        state.lock.lock();
+        try {
+            // Held until isBlocked is set (or sleep returns): a waker that saw us counted as sleeping takes this
+            // lock, so it finds either isBlocked set or us gone (docs/sleep.md section 3.4).
+            // The intent is published before SLEEPING and before the sleeper count, so any waker that sees
+            // either also sees the intent (WorkerSleepState).
+            state.sleepIntent = true;
+            if (!latch.fallAsleep()) {
+                state.sleepIntent = false;
+                idle.wakeFully(); // SET while we were getting sleepy
+                return false;
+            }
+            // S2: the whole-word CAS. It adds us as a sleeper only if the JEC did not move since S1.
+            while (true) {
+                long c = counters.load();
+                if (Counters.jec(c) != idle.jobsCounter) {
+                    // New work was posted since we got sleepy: search once more before trying again.
+                    idle.wakePartly(roundsUntilSleepy);
+                    latch.wakeUp();
+                    state.sleepIntent = false;
+                    return true;
+                }
+                if (counters.tryAddSleepingThread(c)) {
+                    break;
+                }
+            }
+            // S3, the SleepFence: the CAS above is a volatile read-modify-write and the injector check below is
+            // a volatile read; the JMM's total synchronization order gives the guarantee Rayon buys with
+            // fence(SeqCst). Mirrors I2 on the injecting side (docs/sleep.md).
+            // S4: the final check of the injector and the deques. The JEC may have rolled over; a queued job
+            // must not be missed.
+            if (context.hasQueuedJobs()) {
+                counters.subSleepingThread(); // nobody will wake us: we undo our own count
+                state.sleepIntent = false;
+                idle.wakeFully();
+                latch.wakeUp();
+                return false;
+            }
+            // S5 begins: from here a waker that takes the lock finds isBlocked and unparks this thread.
+            stats.sleep();
+            state.thread = Thread.currentThread();
+            state.isBlocked = true;
+        } finally {
+            state.lock.unlock();
+        }
+        block(state, context);
+        state.sleepIntent = false;
+        stats.wakeup();
+        idle.justWoken = true;
+        if (idle.napped) {
+            idle.sawPosts = false; // a whole nap passed with nothing posted: the busy neighbour has stopped
+        }
+        if (latch.probe()) {
+            stats.latchWakeup();
+        }
+        idle.wakeFully();
+        latch.wakeUp();
+        return false;
+    }
+
+    /**
+     * S5: park until a waker clears {@code isBlocked}, or until the deadline that {@link IdleContext#parkNanos}
+     * gives (a timer this worker watches, its own timed wait). Parks directly, without the lock: the lock only
+     * orders the waker against S2..S4, and the park permit covers an unpark that comes before the park. A waker
+     * clears the flag after it un-counted us, so once we see it clear the count is already right.
+     */
+    private void block(WorkerSleepState state, IdleContext context) {
+        boolean interrupted = false;
+        while (state.isBlocked) {
+            long nanos = context.parkNanos();
+            if (nanos <= 0L) {
+                break; // a timer or this worker's wait deadline is due: we wake ourselves
+            }
+            if (nanos == IdleContext.PARK_FOREVER) {
+                LockSupport.park(state);
+            } else {
+                LockSupport.parkNanos(state, nanos);
+            }
+            // park returns at once while the interrupt status is set (shutdownNow interrupts workers): clear it
+            // so the loop does not spin, and set it again on the way out, as awaitUninterruptibly would.
+            interrupted |= Thread.interrupted();
+        }
+        if (state.isBlocked) {
+            state.lock.lock();
+            try {
+                if (state.isBlocked) {
+                    // Nobody woke us (a timer or our wait deadline came due): undo our own sleeping count, as on
+                    // the S4 exit. Under the lock, so a waker cannot un-count us a second time.
+                    counters.subSleepingThread();
+                    state.isBlocked = false;
+                }
+            } finally {
+                state.lock.unlock();
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void newInternalJobs(int count, boolean queueWasEmpty) {
+        // I2 for internal jobs: WorkDeque.push ends with a volatile write of bottom, and newJobs starts with a
+        // volatile read of the counters. Seed 001 skips this fence (the pusher pops its job itself), but the
+        // pusher may be blocked in user code until another worker runs the job (docs/sleep.md section 4.5).
+        newJobs(count, queueWasEmpty);
+    }
+
+    @Override
+    public void newInjectedJobs(int count, boolean queueWasEmpty) {
+        // I2, the PushFence: the caller's publish was a volatile write (Injector.push's CAS; for timers,
+        // TimerQueue.add's write of earliestDeadline or the watch-release CAS), and newJobs starts with a
+        // volatile read of the counters (docs/sleep.md).
+        newJobs(count, queueWasEmpty);
+    }
+
+    /** I3: flip the JEC to odd if someone is sleepy, then wake only the threads that the idle count says lack. */
+    private void newJobs(int count, boolean queueWasEmpty) {
+        long c = counters.incrementJecIfSleepy();
+        int sleepers = Counters.sleepingThreads(c);
+        if (sleepers == 0) {
+            if (!queueWasEmpty && nappers.get() > 0) {
+                wakeNapper(); // jobs pile up: a napper, counted idle, would wait out its nap (section 3.7)
+            }
+            return;
+        }
+        if (!queueWasEmpty) {
+            // The queue already held jobs: the idle threads are not keeping up with it.
+            wakeAnyThreads(Math.min(count, sleepers));
+        } else {
+            int idle = Counters.awakeButIdleThreads(c);
+            if (idle < count) {
+                wakeAnyThreads(Math.min(count - idle, sleepers));
+            }
+        }
+    }
+
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        if (!wakeSpecificThread(workerIndex)) {
+            unparkNapper(workers[workerIndex]); // not asleep: it may be napping on this latch (nap)
+        }
+    }
+
+    @Override
+    public void timerDeadlineChanged(int watcherIndex) {
+        // Not a wake-up: the watcher stays counted as sleeping, loops in block() and re-reads its deadline. The
+        // caller wrote the new deadline before this; if the watcher read the old one, this unpark reaches it in
+        // its park or, if it comes first, as the permit that makes the park return at once.
+        Thread watcher = workers[watcherIndex].thread;
+        if (watcher != null) {
+            LockSupport.unpark(watcher);
+        }
+    }
+
+    void wakeAnyThreads(int count) {
+        if (count <= 0) {
+            return;
+        }
+        for (int i = 0; i < workers.length; i++) {
+            if (wakeSpecificThread(i)) {
+                if (--count == 0) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean wakeSpecificThread(int index) {
+        WorkerSleepState state = workers[index];
+        if (!state.sleepIntent) {
+            return false; // not on its way to sleep (see WorkerSleepState)
+        }
+        Thread sleeper;
+        state.lock.lock();
+        try {
+            if (!state.isBlocked) {
+                return false;
+            }
+            // The waker decrements, so posters see an accurate count before the woken thread even runs; and it
+            // decrements before it clears isBlocked, so the woken thread can never count itself again (S2 of its
+            // next sleep) before this decrement has landed.
+            counters.subSleepingThread();
+            state.isBlocked = false;
+            sleeper = state.thread;
+        } finally {
+            state.lock.unlock();
+        }
+        // After the unlock: the sleeper does not need the lock to leave S5, so it never waits for ours.
+        LockSupport.unpark(sleeper);
+        return true;
+    }
+
+    @Override
+    public int takeWakeHint(int workerIndex) {
+        return NO_HINT;
+    }
+
+    @Override
+    public int sleepingThreads() {
+        return Counters.sleepingThreads(counters.load());
+    }
+
+    @Override
+    public int idleThreads() {
+        return Counters.awakeButIdleThreads(counters.load());
+    }
+
+    /** Test hook: is this worker parked in S5 with nobody having woken it yet (a volatile read)? */
+    boolean isBlocked(int workerIndex) {
+        return workers[workerIndex].isBlocked;
+    }
+
+    /**
+     * Test hook: how long worker {@code index}'s last nap parked, or -1 if it did not park (its latch was SET
+     * before it could fall asleep). Written by the worker after the park; read after joining it.
+     */
+    long lastNapParkNanos(int index) {
+        return workers[index].lastNapParkNanos;
+    }
+
+    /** Test hook: the counters word. */
+    Counters counters() {
+        return counters;
+    }
+
+    @Override
+    public String toString() {
+        return "JecSleep" + counters;
+    }
+}

@@ -1,0 +1,141 @@
+package dev.forage;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The JEC protocol with a cap on searching workers, as Tokio and Go do it ("beyond Rayon"). <b>Internal</b>;
+ * selected with {@code SleepStrategies.JEC_SEARCH_CAP}.
+ *
+ * <p>An idle worker becomes a <i>searcher</i> only while fewer than half the workers search (Tokio's rule:
+ * refuse when {@code 2 * searching >= threads}). A searcher runs the JEC's idle rounds; a worker beyond the cap
+ * skips them and goes straight to the sleep step (get sleepy, one more full search, the JEC's CAS). A searcher
+ * stops searching when it gets sleepy. When the last searcher finds work it wakes one sleeper, which becomes the
+ * next searcher (the hand-off chain of Go's {@code resetspinning} and Tokio's
+ * {@code transition_worker_from_searching}); this replaces the JEC's ramp-up of up to two sleepers on every
+ * found job. A worker woken from sleep tries to become a searcher again.
+ *
+ * <p>The cap and the hand-off are optimizations only: whether a worker searches changes only how many rounds it
+ * spends before the JEC's sleep step, whose proof (seed 001, {@code docs/sleep.md}) holds for any number of
+ * rounds, and the JEC's rule for posted work is unchanged. The searching count is therefore allowed to be sloppy,
+ * as in Tokio. Details: {@code docs/sleep-strategies.md}.
+ */
+final class SearchCapSleep implements SleepStrategy {
+    private final JecSleep jec;
+    private final int threads;
+    private final int roundsUntilSleepy;
+    private final AtomicInteger searching = new AtomicInteger();
+    /** Indexed by worker; each slot is read and written only by its worker's thread. */
+    private final boolean[] isSearcher;
+
+    public SearchCapSleep(int threads, PoolProbe probe) {
+        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
+    }
+
+    public SearchCapSleep(int threads, int roundsUntilSleepy, PoolProbe probe) {
+        this.jec = new JecSleep(threads, roundsUntilSleepy, 0, probe);
+        this.threads = threads;
+        this.roundsUntilSleepy = roundsUntilSleepy;
+        this.isSearcher = new boolean[threads];
+    }
+
+    @Override
+    public IdleState startLooking(int workerIndex) {
+        IdleState idle = jec.startLooking(workerIndex);
+        if (!transitionToSearching(workerIndex)) {
+            idle.rounds = roundsUntilSleepy; // beyond the cap: straight to the sleep step
+        }
+        return idle;
+    }
+
+    @Override
+    public void workFound(IdleState idle) {
+        if (transitionFromSearching(idle.workerIndex) && jec.sleepingThreads() > 0) {
+            jec.wakeAnyThreads(1); // the last searcher found work: hand the search over
+        }
+        jec.workFound(idle);
+    }
+
+    @Override
+    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+        int i = idle.workerIndex;
+        if (idle.rounds >= roundsUntilSleepy) {
+            transitionFromSearching(i); // getting sleepy: no longer searching, and nobody to hand over to
+        }
+        jec.noWorkFound(idle, latch, context);
+        if (idle.rounds == 0 && !transitionToSearching(i)) {
+            // The JEC restarted the idle rounds (we woke from sleep); beyond the cap we skip them again.
+            idle.rounds = roundsUntilSleepy;
+        }
+    }
+
+    /** Tokio's {@code transition_worker_to_searching}. True if the worker searches now. */
+    private boolean transitionToSearching(int i) {
+        if (isSearcher[i]) {
+            return true;
+        }
+        while (true) {
+            int s = searching.get();
+            if (2 * s >= threads) {
+                return false;
+            }
+            if (searching.compareAndSet(s, s + 1)) {
+                isSearcher[i] = true;
+                return true;
+            }
+        }
+    }
+
+    /** Stops searching; true if this worker was the last searcher. */
+    private boolean transitionFromSearching(int i) {
+        if (!isSearcher[i]) {
+            return false;
+        }
+        isSearcher[i] = false;
+        return searching.decrementAndGet() == 0;
+    }
+
+    @Override
+    public void newInternalJobs(int count, boolean queueWasEmpty) {
+        jec.newInternalJobs(count, queueWasEmpty);
+    }
+
+    @Override
+    public void newInjectedJobs(int count, boolean queueWasEmpty) {
+        jec.newInjectedJobs(count, queueWasEmpty);
+    }
+
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        jec.notifyWorkerLatchIsSet(workerIndex);
+    }
+
+    @Override
+    public void timerDeadlineChanged(int watcherIndex) {
+        jec.timerDeadlineChanged(watcherIndex);
+    }
+
+    @Override
+    public int takeWakeHint(int workerIndex) {
+        return NO_HINT;
+    }
+
+    @Override
+    public int sleepingThreads() {
+        return jec.sleepingThreads();
+    }
+
+    @Override
+    public int idleThreads() {
+        return jec.idleThreads();
+    }
+
+    /** Test hook: workers searching now. */
+    public int searchingThreads() {
+        return searching.get();
+    }
+
+    @Override
+    public String toString() {
+        return "SearchCapSleep{searching=" + searching.get() + ", " + jec + "}";
+    }
+}

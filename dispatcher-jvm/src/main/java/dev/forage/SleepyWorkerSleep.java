@@ -1,0 +1,197 @@
+package dev.forage;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Seed 000, Rayon's earlier sleep module, kept as the baseline the jobs-event-counter protocol is measured
+ * against. <b>Internal</b>; selected with {@code SleepStrategies.SLEEPY_WORKER}.
+ *
+ * <p>One worker at a time may be sleepy ({@link SleepyWord}). An idle worker searches
+ * {@link Tuning#SEED000_ROUNDS_UNTIL_SLEEPY} rounds, tries to become the sleepy one, searches on while it stays sleepy, and
+ * after {@link Tuning#SEED000_ROUNDS_UNTIL_ASLEEP} rounds falls asleep with the word's CAS under the one lock. Every event
+ * (a new job, from inside or outside, and a latch set) {@linkplain #tickle tickles}: it clears the sleepy worker
+ * and, when the asleep bit was set, wakes every sleeper. Design, proof sketch and differences from Rayon:
+ * {@code docs/sleep-strategies.md}, "Seed 000".
+ *
+ * <p>Latches keep the core's four states (as {@link JecSleep} does): the owner goes SLEEPY, then SLEEPING under
+ * the lock, so a setter reaches {@link #notifyWorkerLatchIsSet} only when the owner may be asleep on that latch,
+ * and the tickle it causes wakes everyone, the owner included. The sleeping and idle counts are statistics only:
+ * no decision reads them.
+ */
+final class SleepyWorkerSleep implements SleepStrategy {
+    private final SleepyWord word = new SleepyWord();
+    /** Seed 000's one lock: held from the sleep CAS until the wait, and by a tickle that wakes sleepers. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Sleeper[] sleepers;
+    private final int roundsUntilSleepy;
+    private final int roundsUntilAsleep;
+    private final IdleCounts counts = new IdleCounts();
+
+    public SleepyWorkerSleep(int threads) {
+        this(threads, Tuning.SEED000_ROUNDS_UNTIL_SLEEPY, Tuning.SEED000_ROUNDS_UNTIL_ASLEEP);
+    }
+
+    /** For tests that want a worker to reach the sleep step quickly: {@code 0 <= sleepy < asleep}. */
+    public SleepyWorkerSleep(int threads, int roundsUntilSleepy, int roundsUntilAsleep) {
+        if (threads < 1 || threads > Counters.THREADS_MAX) {
+            throw new IllegalArgumentException(
+                    "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
+        }
+        if (roundsUntilSleepy < 0 || roundsUntilAsleep <= roundsUntilSleepy) {
+            throw new IllegalArgumentException("rounds must satisfy 0 <= roundsUntilSleepy < roundsUntilAsleep "
+                    + "(a sleepy worker searches at least once more); was " + roundsUntilSleepy + ", "
+                    + roundsUntilAsleep);
+        }
+        this.sleepers = new Sleeper[threads];
+        for (int i = 0; i < threads; i++) {
+            sleepers[i] = new Sleeper(lock);
+        }
+        this.roundsUntilSleepy = roundsUntilSleepy;
+        this.roundsUntilAsleep = roundsUntilAsleep;
+    }
+
+    @Override
+    public IdleState startLooking(int workerIndex) {
+        counts.startLooking();
+        return new IdleState(workerIndex);
+    }
+
+    @Override
+    public void workFound(IdleState idle) {
+        if (idle.rounds > roundsUntilSleepy) {
+            // We got sleepy in this idle spell and may still be: release the sleepy slot. Seed 000 does it with a
+            // full tickle, which also wakes the sleepers ("a bit extreme", its own comment says). Kept as is.
+            tickle();
+        }
+        counts.stopLooking();
+    }
+
+    @Override
+    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+        IdleCounts.countUselessWakeUp(idle, context);
+        int index = idle.workerIndex;
+        if (idle.rounds < roundsUntilSleepy) {
+            Thread.yield();
+            idle.rounds++;
+        } else if (idle.rounds == roundsUntilSleepy) {
+            Thread.yield();
+            if (word.getSleepy(index)) {
+                idle.rounds++; // otherwise someone else is sleepy: try again after the next search
+            }
+        } else if (idle.rounds < roundsUntilAsleep) {
+            Thread.yield();
+            if (word.stillSleepy(index)) {
+                idle.rounds++;
+            } else {
+                idle.rounds = 0; // tickled: new work was posted, back to awake
+            }
+        } else {
+            sleep(idle, latch, context);
+        }
+    }
+
+    private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+        // A latch SET before SLEEPING reaches no tickle (the four-state latch calls notifyWorkerLatchIsSet only
+        // for SLEEPING), so on those two returns we still hold the sleepy slot. Keep the rounds: the worker loop
+        // sees the latch and calls workFound, whose tickle releases the slot, as seed 000's work_found does.
+        // Otherwise no worker could ever get sleepy again (one sleepy worker at a time), and an idle pool would
+        // yield-spin until some unrelated job tickled.
+        if (!latch.getSleepy()) {
+            return; // SET: the worker loop sees it
+        }
+        Sleeper me = sleepers[idle.workerIndex];
+        WorkerCounters stats = context.counters();
+        boolean blocked = false;
+        lock.lock();
+        try {
+            if (!latch.fallAsleep()) {
+                return; // SET while we got sleepy
+            }
+            // From here the slot is freed (by our sleep CAS or by the tickle that makes it fail): the next idle
+            // spell starts awake.
+            idle.rounds = 0;
+            // The word's CAS under the lock: a tickle that swaps the word after it sees the asleep bit and must
+            // take this lock to notify, which it gets only once we wait.
+            if (word.fallAsleep(idle.workerIndex)) {
+                me.blocked = true;
+                blocked = true;
+                counts.fellAsleep(stats);
+                me.await(context); // until a tickle, our timer deadline, or our latch's tickle
+                counts.wokeUp();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (blocked) {
+            IdleCounts.countWakeUp(idle, latch, stats);
+        }
+        latch.wakeUp();
+    }
+
+    /** Seed 000's {@code tickle}: clear the sleepy worker; if anyone was asleep, wake them all. */
+    private void tickle() {
+        if (!word.tickle()) {
+            return;
+        }
+        lock.lock();
+        try {
+            for (Sleeper s : sleepers) {
+                s.wake();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void newInternalJobs(int count, boolean queueWasEmpty) {
+        tickle();
+    }
+
+    @Override
+    public void newInjectedJobs(int count, boolean queueWasEmpty) {
+        // The injector's push was a volatile CAS and the tickle starts with a volatile load of the word: the
+        // "tickle-then-get-sleepy" / "get-sleepy-then-get-tickled" pair of seed 000, in the JMM's total order.
+        tickle();
+    }
+
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        tickle();
+    }
+
+    @Override
+    public void timerDeadlineChanged(int watcherIndex) {
+        lock.lock();
+        try {
+            sleepers[watcherIndex].rereadDeadline();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int takeWakeHint(int workerIndex) {
+        return NO_HINT;
+    }
+
+    @Override
+    public int sleepingThreads() {
+        return counts.sleepingThreads();
+    }
+
+    @Override
+    public int idleThreads() {
+        return counts.idleThreads();
+    }
+
+    /** Test hook: the word. */
+    public int word() {
+        return word.load();
+    }
+
+    @Override
+    public String toString() {
+        return "SleepyWorkerSleep" + word;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.forage;
+
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/**
+ * A job that becomes runnable at a deadline. When due it is moved to the pool's injector and runs as an
+ * ordinary injected job. <b>Internal</b>; users see it as a {@code dev.forage.TimerHandle}.
+ */
+class TimerTask implements Runnable {
+    static final int PENDING = 0;
+    static final int FIRED = 1;
+    static final int CANCELLED = 2;
+
+    private static final AtomicIntegerFieldUpdater<TimerTask> STATE =
+            AtomicIntegerFieldUpdater.newUpdater(TimerTask.class, "state");
+
+    final Runnable job;
+    final long deadlineNanos;
+    /** Tie-breaker: timers with equal deadlines fire in the order they were scheduled. */
+    long sequence;
+    /** Position in the queue's heap, or -1 when not in it. Guarded by the queue's lock. */
+    int heapIndex = -1;
+    private volatile int state;
+    private volatile TimerQueue queue;
+
+    public TimerTask(Runnable job, long deadlineNanos) {
+        this.job = job;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    public final long deadlineNanos() {
+        return deadlineNanos;
+    }
+
+    /** Runs the job. Called by a worker once the timer fired. */
+    @Override
+    public void run() {
+        job.run();
+    }
+
+    /**
+     * Cancels the timer if it has not fired: it is removed from the queue at once, so cancelled timers never
+     * pile up. Returns false if it already fired or was cancelled.
+     */
+    public boolean cancel() {
+        if (!STATE.compareAndSet(this, PENDING, CANCELLED)) {
+            return false;
+        }
+        TimerQueue q = queue;
+        if (q != null) {
+            q.remove(this);
+        }
+        return true;
+    }
+
+    public final boolean isCancelled() {
+        return state == CANCELLED;
+    }
+
+    public final boolean hasFired() {
+        return state == FIRED;
+    }
+
+    /** The queue claims the timer for firing; false when it was cancelled first. */
+    final boolean markFired() {
+        return STATE.compareAndSet(this, PENDING, FIRED);
+    }
+
+    final void attach(TimerQueue q) {
+        queue = q;
+    }
+
+    /** The job this timer runs, for reporting jobs that never ran. */
+    public final Runnable job() {
+        return job;
+    }
+}

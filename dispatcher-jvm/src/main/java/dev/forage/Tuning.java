@@ -1,0 +1,113 @@
+package dev.forage;
+
+/**
+ * Every tuning constant of the pool, in one place, each with the system property that overrides it (read once,
+ * when this class loads). Changing one changes speed and CPU use, never correctness: the protocol's proofs hold
+ * for any values in the allowed ranges. <b>Internal</b>; measured effects are in {@code docs/benchmarks.md}.
+ */
+final class Tuning {
+    private Tuning() {
+    }
+
+    /**
+     * Failed searches before a worker gets sleepy (seed 001, "rounds"); each is a full search plus
+     * {@link Thread#yield()}. Speed only: more rounds keep idle workers awake for bursty work and burn more CPU
+     * at low load. Rayon uses 32; on the JVM that burnt about 3 to 5 times the useful CPU at one small task per
+     * millisecond, while ForkJoinPool parks after about one scan. Default 0: a worker that finds nothing gets
+     * sleepy at once, searches once more, and sleeps, chosen by measurement with the comparison runner (see
+     * {@code docs/benchmarks.md}, "Tuning"). Property {@code forage.roundsUntilSleepy}.
+     */
+    public static final int ROUNDS_UNTIL_SLEEPY = intProperty("forage.roundsUntilSleepy", 0, 0, 1 << 20);
+
+    /**
+     * How many sleepers a worker wakes when it leaves the idle state having found work. Rayon wakes up to 2 so
+     * an active pool ramps up, but at low load every job then wakes two workers that find nothing (measured:
+     * it doubled the CPU per useful CPU). Forage ramps up through the posting rules instead (a post to a
+     * queue that already held jobs wakes one more sleeper), so the default is 0. The part of the ramp-up that
+     * liveness needs is kept in every case: a worker leaving the idle state wakes one sleeper when an injected
+     * job is still queued ({@code JecSleep.workFound}, the hand-off rule). Property {@code forage.wakeOnWorkFound}.
+     */
+    public static final int WAKE_ON_WORK_FOUND = intProperty("forage.wakeOnWorkFound", 0, 0, 64);
+
+    /**
+     * The nap: how long an idle worker that saw work posted while it was sleepy (its last sleep attempt, S2,
+     * found the JEC moved, yet its searches found nothing) parks before its next sleep attempt, still counted
+     * as idle, not as a sleeper. The signature is a busy worker that pushes jobs it pops itself (a chain, a
+     * ping-pong of coroutines): a sleeper would be woken by its next push, at the cost of a wake-up on the busy
+     * worker's path and, often, of the chain moving to the woken worker; a napper costs that worker nothing
+     * and tries to sleep again after the nap if no work was posted during it. A job posted during a nap waits
+     * at most one nap for the napper (a latch set during a nap wakes it at once); the nap is a timed park, so on
+     * Linux it lasts this long plus the thread's timer slack (50 µs by default): about 100 µs for the default.
+     * 0 turns the nap off (the worker yields instead). Speed only, see {@code docs/sleep.md} section 3.7 and
+     * {@code docs/benchmarks.md}. Property {@code forage.napNanos}.
+     */
+    public static final int NAP_NANOS = intProperty("forage.napNanos", 20_000, 0, 1_000_000);
+
+    /**
+     * Seed 000 only ({@code SleepStrategies.SLEEPY_WORKER}): failed searches before a worker tries to become the
+     * sleepy one. Rayon's earlier module used 32; the baseline keeps the seed's values so that it measures the
+     * seed's protocol, not ours. Property {@code forage.seed000.roundsUntilSleepy}.
+     */
+    public static final int SEED000_ROUNDS_UNTIL_SLEEPY = intProperty("forage.seed000.roundsUntilSleepy", 32, 0, 1 << 20);
+
+    /**
+     * Seed 000 only: failed searches until a sleepy worker falls asleep. Rayon's earlier module used 64. Speed
+     * only. Property {@code forage.seed000.roundsUntilAsleep}; at least {@code SEED000_ROUNDS_UNTIL_SLEEPY + 1},
+     * so a sleepy worker always searches once more before it sleeps (the seed's correctness argument needs that
+     * search).
+     */
+    public static final int SEED000_ROUNDS_UNTIL_ASLEEP = intProperty("forage.seed000.roundsUntilAsleep",
+            Math.max(64, SEED000_ROUNDS_UNTIL_SLEEPY + 1), SEED000_ROUNDS_UNTIL_SLEEPY + 1, (1 << 20) + 1);
+
+    /**
+     * Seed 004 (marl): how long an idle worker spins for work before the sleep protocol's rounds start, with
+     * {@code SleepStrategies.JEC_SPIN} (or any strategy given {@code ForagePoolBuilder.spinForWorkNanos}). marl
+     * spins 1 ms; see {@code docs/sleep-strategies.md} for the measurements behind this default. Speed and CPU
+     * only. Property {@code forage.spinForWorkNanos}.
+     */
+    public static final int SPIN_FOR_WORK_NANOS = intProperty("forage.spinForWorkNanos", 50_000, 0, 1_000_000_000);
+
+    /**
+     * Seed 004: cheap looks for visible work between two yields of the spin phase (marl: 256 checks, each after
+     * 32 {@code nop}s). Each look is a few volatile reads per worker. Property {@code forage.spinChecksPerYield}.
+     */
+    public static final int SPIN_CHECKS_PER_YIELD = intProperty("forage.spinChecksPerYield", 64, 1, 1 << 20);
+
+    /**
+     * Fairness: every this many jobs taken from its own deque, a worker first looks at the injector and at the
+     * oldest job of its own deque, so neither outside submissions nor old local jobs starve behind a LIFO
+     * stream (the same idea as Go's and Tokio's global-queue check every 61 ticks). Property
+     * {@code forage.fairnessInterval}.
+     */
+    public static final int FAIRNESS_INTERVAL = intProperty("forage.fairnessInterval", 61, 1, 1 << 20);
+
+    /**
+     * A busy worker checks for expired timers once every this many jobs, so timers fire even when no worker
+     * is idle. Property {@code forage.timerCheckInterval}.
+     */
+    public static final int TIMER_CHECK_INTERVAL = intProperty("forage.timerCheckInterval", 64, 1, 1 << 20);
+
+    static int intProperty(String name, int defaultValue, int min, int max) {
+        String raw;
+        try {
+            raw = System.getProperty(name);
+        } catch (SecurityException e) {
+            return defaultValue;
+        }
+        if (raw == null) {
+            return defaultValue;
+        }
+        int value;
+        try {
+            value = Integer.parseInt(raw.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "System property " + name + "=" + raw + " is not an integer; allowed: " + min + ".." + max, e);
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(
+                    "System property " + name + "=" + value + " is out of range; allowed: " + min + ".." + max);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,37 @@
+package dev.forage;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Per-worker blocking state (seed 002, "Mechanism for threads to go to sleep and be awoken"): a lock and the
+ * {@code isBlocked} flag that only the worker sets and only a waker (or the worker itself, on its own deadline)
+ * clears, both under the lock. The worker parks on its thread, outside the lock; a waker unparks it after
+ * clearing the flag (docs/sleep.md sections 3.3 and 3.4).
+ *
+ * <p>{@code sleepIntent} is a hint for wakers, not part of the proof's critical state: the worker sets it
+ * (volatile) before it tries to count itself as a sleeper and clears it when it stops sleeping, so a waker that
+ * has seen the sleeper in the counters also sees the intent and never skips a worker that is about to block.
+ * Wakers skip workers without intent without taking their lock, which keeps a wake-up from costing one lock
+ * acquisition per worker.
+ */
+final class WorkerSleepState {
+    final ReentrantLock lock = new ReentrantLock();
+    /**
+     * Written under {@link #lock}; read by the parked worker without it (hence volatile). True while the worker
+     * is blocked and nobody has woken it yet.
+     */
+    volatile boolean isBlocked;
+    /**
+     * The thread that last blocked as this worker (a single-threaded pool's worker runs on its caller's
+     * thread, so it can change between sleeps). Written before {@link #isBlocked} is set; the unpark target.
+     */
+    volatile Thread thread;
+    volatile boolean sleepIntent;
+    /**
+     * The worker's thread while it naps ({@code JecSleep.nap}), else null: a latch setter that finds the latch
+     * SLEEPING but the worker not blocked unparks this thread.
+     */
+    volatile Thread napper;
+    /** The worker's own record of its last nap, for tests ({@code JecSleep.lastNapParkNanos}). */
+    long lastNapParkNanos;
+}

@@ -1,0 +1,53 @@
+package dev.forage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Seed 000's strategy at the unit level: one sleepy worker, tickle clears it, tickle wakes every sleeper. */
+class SleepyWorkerSleepTest {
+    @Test
+    void aTickledSleepyWorkerGoesBackToSearchingInsteadOfSleeping() {
+        SleepyWorkerSleep s = new SleepyWorkerSleep(2, 0, 2); // sleepy after 0 rounds, asleep at 2
+        FakeWorker w0 = new FakeWorker(s, 0);
+        w0.startLooking();
+        w0.noWorkFound(); // gets sleepy
+        assertEquals(SleepyWord.withSleepyWorker(SleepyWord.AWAKE, 0), s.word());
+        s.newInternalJobs(1, true); // tickle: clears the sleepy worker
+        assertEquals(SleepyWord.AWAKE, s.word());
+        w0.noWorkFound(); // still sleepy? no: back to awake
+        w0.noWorkFound(); // round 0 again: gets sleepy again (it would have slept had it missed the tickle)
+        assertEquals(SleepyWord.withSleepyWorker(SleepyWord.AWAKE, 0), s.word());
+        assertEquals(0, w0.counters.sleeps());
+    }
+
+    @Test
+    void oneTickleWakesEverySleeper() throws Throwable {
+        int threads = 3;
+        SleepyWorkerSleep s = new SleepyWorkerSleep(threads, 0, 1);
+        FakeWorker[] workers = new FakeWorker[threads];
+        Thread[] running = new Thread[threads];
+        Watchdog.within("tickle wakes all", () -> {
+            for (int i = 0; i < threads; i++) {
+                FakeWorker w = new FakeWorker(s, i);
+                workers[i] = w;
+                running[i] = w.startThread(() -> {
+                    w.startLooking();
+                    w.searchUntilWokenOnce();
+                });
+            }
+            Watchdog.awaitCondition("all asleep", Duration.ofSeconds(30), () -> s.sleepingThreads() == threads,
+                    s::toString);
+            assertEquals(SleepyWord.ASLEEP_BIT, s.word(), "asleep, and nobody sleepy");
+            s.newInjectedJobs(1, true);
+            for (Thread t : running) {
+                t.join(); // each returns only once woken
+            }
+        });
+        for (FakeWorker w : workers) {
+            assertEquals(1, w.counters.wakeups());
+        }
+        assertEquals(SleepyWord.AWAKE, s.word());
+    }
+}

@@ -1,0 +1,84 @@
+package dev.forage;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.Expect;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
+
+/**
+ * The same race as {@link InjectorVsSleeper}, end to end through the real {@link JecSleep}: the poster runs
+ * {@code Injector.push} then {@code JecSleep.newInjectedJobs} (I1..I3 and the wake-up), the sleeper gets sleepy
+ * (S1) and then runs the worker's final {@code noWorkFound} (S2..S5: whole-word CAS, final injector check, block
+ * parked on its real flag). Pins I1..I3 against S1..S5 of {@code docs/sleep.md}, including the waker's side (the
+ * poster decrements the count and clears the flag under the sleeper's lock, then unparks it).
+ *
+ * <p>Before the race the JEC is odd (a previous post), so a poster that reads the counters before the
+ * sleeper's S1 writes nothing and sees no sleeper: only S4 can then save the job. The worker's extra search
+ * between S1 and S2 is left out on purpose, so S4 alone must find the job, which makes the test stricter than the
+ * real worker loop. A pool with one worker, so every wake-up targets the sleeper.
+ *
+ * <p>S1 is done here with the same one-line update as {@code JecSleep.announceSleepy}, not through a first
+ * {@code noWorkFound} call, because that call then yields the CPU: the microseconds of the yield let the poster's
+ * store drain to memory long before S4, so a poster whose push lacked its StoreLoad fence went unnoticed. Without
+ * the yield the test catches that broken push (see stress/README.md). S2..S5 are JecSleep's own code.
+ *
+ * <p>Cannot hang: see {@link RaceIdleContext}. A lost wake-up shows up as {@code selfWoke}, not as a hang.
+ *
+ * <p>Result: r1 counted (reached S4), r2 S4 saw the job, r3 blocked (S5), r4 self-woke after the poster finished
+ * (lost wake-up), r5 the arbiter found the counters back at "one idle worker, no sleeper".
+ */
+@JCStressTest
+@Description("Injector push + newInjectedJobs vs JecSleep.noWorkFound: a worker never sleeps through an injected job.")
+@Outcome(id = "false, false, false, false, true", expect = Expect.ACCEPTABLE,
+        desc = "The poster flipped the JEC after S1: S2 saw it and the worker searches again.")
+@Outcome(id = "true, true, false, false, true", expect = Expect.ACCEPTABLE,
+        desc = "Counted, then S4 saw the job: the worker undid its count and stays up.")
+@Outcome(id = "true, false, true, false, true", expect = Expect.ACCEPTABLE,
+        desc = "Counted before the post: it blocked and the poster woke it.")
+@Outcome(id = "true, false, true, true, true", expect = Expect.FORBIDDEN,
+        desc = "Lost wake-up: blocked without seeing the job, and the poster finished without waking it.")
+@Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. the counters left with a sleeper nobody wakes.")
+@State
+public class InjectorVsJecSleep {
+    private static final Runnable JOB = () -> { };
+
+    private final Injector injector = new Injector();
+    private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
+    private final SpinLatch latch = new SpinLatch(sleep, 0);
+    private final RaceIdleContext context = new RaceIdleContext(injector, () -> sleep.isBlocked(0));
+    private final IdleState idle;
+
+    public InjectorVsJecSleep() {
+        sleep.newInternalJobs(1, true); // a previous post: the JEC is odd, nobody sleeps
+        idle = sleep.startLooking(0);
+    }
+
+    @Actor
+    public void poster() {
+        injector.push(JOB); // I1
+        sleep.newInjectedJobs(1, true); // I2, I3, and the wake-up if I3 saw a sleeper
+        context.otherActorDone = true;
+    }
+
+    @Actor
+    public void sleeper() {
+        // S1 as JecSleep.announceSleepy does it, minus the Thread.yield that follows it in noWorkFound.
+        idle.jobsCounter = Counters.jec(sleep.counters().incrementJecIfActive());
+        idle.rounds++; // roundsUntilSleepy (0) + 1: the next noWorkFound goes to sleep
+        sleep.noWorkFound(idle, latch, context); // S2..S5
+    }
+
+    @Arbiter
+    public void arbiter(ZZZZZ_Result r) {
+        r.r1 = context.counted;
+        r.r2 = context.sawInjectedJob;
+        r.r3 = context.blocked();
+        r.r4 = context.selfWoke;
+        long c = sleep.counters().load();
+        r.r5 = Counters.sleepingThreads(c) == 0 && Counters.inactiveThreads(c) == 1;
+    }
+}
