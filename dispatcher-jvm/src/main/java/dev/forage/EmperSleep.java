@@ -3,13 +3,13 @@ package dev.forage;
 
 /**
  * Seed 003, EMPER's sleep strategy, on the JVM without io_uring. <b>Internal</b>; selected with
- * {@code SleepStrategies.EMPER}.
+ * {@code SleepProtocol.EMPER}.
  *
  * <p>A worker that found no work for {@link Tuning#ROUNDS_UNTIL_SLEEPY} rounds counts itself in
  * {@link EmperSleepers} and posts a read on the {@link HintPipe}. Notifiers claim sleepers on the count with a CAS
  * loop and write one hint per claimed sleeper, saying where the new work is: {@code NotifyEmper} with the pushing
  * worker's index for a job pushed on a worker's deque, {@code NotifyAnywhere} with "the injector" for an injected
- * job or a timer. A woken worker looks at its hint right after its own deque ({@link #takeWakeHint}).
+ * job or a timer. A woken worker looks at its hint ({@link IdleState#hint}) right after its own deque.
  *
  * <p>Three things EMPER does not need and Forage does, each in {@code docs/sleep-strategies.md} with its proof:
  * <ul>
@@ -22,7 +22,7 @@ package dev.forage;
  *       passes the notification on, so it is never spent on a worker that will not look.</li>
  * </ul>
  */
-final class EmperSleep implements SleepStrategy {
+final class EmperSleep implements Sleep {
     private final EmperSleepers sleepers = new EmperSleepers();
     private final HintPipe pipe = new HintPipe();
     private final HintPipe.Reader[] readers;
@@ -63,14 +63,12 @@ final class EmperSleep implements SleepStrategy {
     @Override
     public void workFound(IdleState idle) {
         counts.stopLooking();
-        // Normally the worker's search took its hint (takeWakeHint). If it is still here, the worker leaves the
-        // idle loop without having searched since it was notified (its latch was set, or its wait timed out):
-        // pass the notification on rather than spend it on a worker that will not look.
-        HintPipe.Reader me = readers[idle.workerIndex];
-        int unused = me.pendingHint;
-        if (unused != NO_HINT) {
-            me.pendingHint = NO_HINT;
-            if (unused == HINT_INJECTOR) {
+        // Normally the worker's search took its hint (IdleState.takeHint). If it is still here, the worker leaves
+        // the idle loop without having searched since it was notified (its latch was set, or its wait timed
+        // out): pass the notification on rather than spend it on a worker that will not look.
+        int unused = idle.takeHint();
+        if (unused != IdleState.NO_HINT) {
+            if (unused == IdleState.HINT_INJECTOR) {
                 notifyAnywhere(1);
             } else {
                 notifyEmper(1, unused);
@@ -106,7 +104,7 @@ final class EmperSleep implements SleepStrategy {
             if (sleepers.countSleeper() < 0) {
                 // A NotifyAnywhere found nobody to wake and left its notification for a worker about to sleep:
                 // us. Search again, the injector first (it is also what we pass on if we leave unsearched).
-                me.pendingHint = HINT_INJECTOR;
+                idle.hint = IdleState.HINT_INJECTOR;
             } else {
                 pipe.postRead(me);
                 if (me.reading && probe.hasVisibleWork()) {
@@ -123,9 +121,9 @@ final class EmperSleep implements SleepStrategy {
                         pipe.cancelRead(me, sleepers); // not woken by a hint
                     }
                 }
-                if (me.delivered != NO_HINT) {
-                    me.pendingHint = me.delivered;
-                    me.delivered = NO_HINT;
+                if (me.delivered != IdleState.NO_HINT) {
+                    idle.hint = me.delivered;
+                    me.delivered = IdleState.NO_HINT;
                 }
             }
         } finally {
@@ -154,14 +152,14 @@ final class EmperSleep implements SleepStrategy {
     private void notifyEmper(int count, int hint) {
         int toWake = sleepers.notifyEmper(count);
         if (toWake > 0) {
-            pipe.write(toWake, hint >= 0 ? hint : HINT_INJECTOR);
+            pipe.write(toWake, hint >= 0 ? hint : IdleState.HINT_INJECTOR);
         }
     }
 
     private void notifyAnywhere(int count) {
         int toWake = sleepers.notifyAnywhere(count);
         if (toWake > 0) {
-            pipe.write(toWake, HINT_INJECTOR);
+            pipe.write(toWake, IdleState.HINT_INJECTOR);
         }
     }
 
@@ -185,13 +183,6 @@ final class EmperSleep implements SleepStrategy {
         }
     }
 
-    @Override
-    public int takeWakeHint(int workerIndex) {
-        HintPipe.Reader me = readers[workerIndex];
-        int hint = me.pendingHint;
-        me.pendingHint = NO_HINT;
-        return hint;
-    }
 
     @Override
     public int sleepingThreads() {

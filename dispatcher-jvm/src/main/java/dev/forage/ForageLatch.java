@@ -33,9 +33,7 @@ public final class ForageLatch {
     public static ForageLatch forCurrentThread() {
         Worker w = Worker.current();
         if (w != null) {
-            SpinLatch latch = w.registry.driver != null ? w.registry.driver.newLatch()
-                    : new SpinLatch(w.registry.sleep, w.index);
-            return new ForageLatch(Thread.currentThread(), w, latch);
+            return new ForageLatch(Thread.currentThread(), w, w.registry.runner.newLatch(w));
         }
         return new ForageLatch(Thread.currentThread(), null, new LockLatch());
     }
@@ -88,7 +86,7 @@ public final class ForageLatch {
         }
         if (worker != null) {
             long nanos = Math.min(unit.toNanos(timeout), Long.MAX_VALUE >> 2);
-            return awaitOnWorker(System.nanoTime() + nanos);
+            return awaitOnWorker(worker.registry.clock.nanoTime() + nanos);
         }
         return ((LockLatch) latch).await(timeout, unit);
     }
@@ -105,12 +103,7 @@ public final class ForageLatch {
 
     /** The owner is (or was) a worker: run jobs while waiting. */
     private boolean awaitOnWorker(long deadline) {
-        SpinLatch spin = (SpinLatch) latch;
-        if (worker.registry.driver != null && Worker.current() != worker) {
-            // Created while this thread ran a single-threaded pool, awaited after it left: run the pool again.
-            return worker.registry.driver.driveUntil(spin, deadline);
-        }
-        return worker.waitUntil(spin, deadline);
+        return worker.registry.runner.awaitLatch(worker, (SpinLatch) latch, deadline);
     }
 
     private void checkOwner() {

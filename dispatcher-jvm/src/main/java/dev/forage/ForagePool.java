@@ -100,18 +100,17 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /** True when the calling thread is one of this pool's workers. */
     public boolean isCurrentThreadWorker() {
-        Worker w = Worker.current();
-        return w != null && w.registry == registry;
+        return registry.currentWorker() != null;
     }
 
     /** The number of worker threads: 0 for a {@linkplain #isSingleThreaded() single-threaded} pool. */
     public int parallelism() {
-        return registry.workers.length;
+        return registry.runner.threads();
     }
 
     /** True for a pool without threads, whose jobs run on the threads that wait in it. */
     public boolean isSingleThreaded() {
-        return registry.driver != null;
+        return registry.runner.threads() == 0;
     }
 
     /**
@@ -127,12 +126,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws IllegalStateException on a pool with worker threads (they run queued jobs themselves)
      */
     public int runPending() {
-        if (registry.driver == null) {
-            throw new IllegalStateException("runPending() is for single-threaded pools (ForagePool.builder()"
-                    + ".singleThreaded()); pool " + registry.name + " has " + parallelism()
-                    + " worker threads that run its jobs");
-        }
-        return registry.driver.runPending();
+        return registry.runner.runPending();
     }
 
     /** The pool's name, the prefix of its threads' names. */
@@ -206,7 +200,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (unit == null) {
             throw new NullPointerException("ForagePool.schedule: unit must not be null");
         }
-        return new TimerHandle(registry.schedule(job, unit.toNanos(delay)));
+        return new TimerHandle(registry.timers.schedule(job, unit.toNanos(delay)), registry.clock);
     }
 
     /**
@@ -225,20 +219,22 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.join: both computations must be non-null (a="
                     + a + ", b=" + b + ")");
         }
-        Worker w = Worker.current();
-        if (w != null && w.registry == registry) {
+        // Registry.inWorker's decision, with the worker case written out: join is the fork-join hot path, and
+        // going through inWorker would allocate the operation object on every call.
+        Worker w = registry.currentWorker();
+        if (w != null) {
             return joinOnWorker(w, a, b);
         }
-        return install(new Computation<JoinResult<A, B>>() {
+        return registry.runner.inWorkerOutside(new Runner.WorkerOp<JoinResult<A, B>>() {
             @Override
-            public JoinResult<A, B> compute() {
-                return joinOnWorker(Worker.current(), a, b);
+            public JoinResult<A, B> run(Worker worker) {
+                return joinOnWorker(worker, a, b);
             }
         });
     }
 
     private static <A, B> JoinResult<A, B> joinOnWorker(Worker w, Computation<A> a, Computation<B> b) {
-        SpinLatch latchB = new SpinLatch(w.registry.sleep, w.index);
+        SpinLatch latchB = new SpinLatch(w.registry.sleep, w.index); // set by a thief of our own pool
         StackJob<B> jobB = new StackJob<>(b, latchB);
         w.push(jobB);
         A resultA = null;
@@ -308,15 +304,15 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (body == null) {
             throw new NullPointerException("ForagePool.scope: body must not be null");
         }
-        Worker w = Worker.current();
-        if (w == null || w.registry != registry) {
-            return install(new Computation<T>() {
-                @Override
-                public T compute() {
-                    return scope(body);
-                }
-            });
-        }
+        return registry.inWorker(new Runner.WorkerOp<T>() {
+            @Override
+            public T run(Worker w) {
+                return scopeOnWorker(w, body);
+            }
+        });
+    }
+
+    private <T> T scopeOnWorker(Worker w, ScopeBody<T> body) {
         SpinLatch done = new SpinLatch(registry.sleep, w.index);
         CountLatch count = new CountLatch(done);
         Scope scope = new Scope(registry, count);
@@ -376,30 +372,19 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws NullPointerException if {@code computation} is null
      * @throws RejectedExecutionException if called from outside after shutdown
      */
-    public <T> T install(Computation<T> computation) {
+    public <T> T install(final Computation<T> computation) {
         if (computation == null) {
             throw new NullPointerException("ForagePool.install: computation must not be null");
         }
-        Worker w = Worker.current();
-        if (w != null && w.registry == registry) {
+        if (registry.currentWorker() != null) {
             return computation.compute();
         }
-        if (registry.driver != null) {
-            return registry.driver.install(computation); // no threads: the caller runs the pool
-        }
-        if (w != null) {
-            // A worker of another pool: it owns the latch and keeps working in its own pool while it waits.
-            SpinLatch latch = new SpinLatch(w.registry.sleep, w.index);
-            StackJob<T> job = new StackJob<>(computation, latch);
-            registry.inject(job);
-            w.waitUntil(latch, Worker.NO_DEADLINE);
-            return job.resultOrThrow();
-        }
-        LockLatch latch = new LockLatch();
-        StackJob<T> job = new StackJob<>(computation, latch);
-        registry.inject(job);
-        latch.awaitUninterruptibly();
-        return job.resultOrThrow();
+        return registry.runner.inWorkerOutside(new Runner.WorkerOp<T>() {
+            @Override
+            public T run(Worker worker) {
+                return computation.compute();
+            }
+        });
     }
 
     /** A snapshot of the pool's statistics, summed over its workers. */
@@ -432,12 +417,12 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /** True once {@link #shutdown()} was called. */
     public boolean isShutdown() {
-        return registry.isShutdown();
+        return registry.lifecycle.isShutdown();
     }
 
     /** True once every worker has finished after shutdown. */
     public boolean isTerminated() {
-        return registry.isTerminated();
+        return registry.lifecycle.isTerminated();
     }
 
     /**
@@ -486,8 +471,8 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     @Override
     public String toString() {
-        return "ForagePool[" + registry.name + ", threads=" + parallelism()
-                + (isTerminated() ? ", terminated" : isShutdown() ? ", shut down" : "") + "]";
+        return "ForagePool[" + registry.name + ", " + registry.lifecycle.state() + ", threads=" + parallelism()
+                + "]";
     }
 
     /** The lazily created common pool (initialization-on-demand holder). */

@@ -13,7 +13,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  *         .name("render")                   // threads are render-worker-0, render-worker-1, ...
  *         .daemon(true)                     // default: true, like ForkJoinPool and Dispatchers.Default
  *         .uncaughtExceptionHandler((t, e) -> log.error("job failed on " + t.getName(), e))
- *         .sleepStrategy(SleepStrategies.JEC)  // default; see SleepStrategies
  *         .build();
  *
  * ForagePool deterministic = ForagePool.builder().singleThreaded().build(); // no threads: callers run jobs
@@ -33,9 +32,10 @@ public final class ForagePoolBuilder {
     private boolean daemon = true;
     private ThreadFactory threadFactory;
     private Thread.UncaughtExceptionHandler handler;
-    private SleepStrategies sleepStrategy = SleepStrategies.JEC;
-    /** Negative: the strategy's own default. */
+    private SleepProtocol sleepProtocol = SleepProtocol.JEC;
+    /** Negative: the protocol's own default. */
     private long spinForWorkNanos = -1L;
+    private Clock clock = Clock.SYSTEM;
 
     ForagePoolBuilder() {
     }
@@ -71,28 +71,23 @@ public final class ForagePoolBuilder {
     }
 
     /**
-     * How idle workers sleep and wake; default {@link SleepStrategies#JEC}. See {@link SleepStrategies} and
+     * How idle workers sleep and wake; default {@link SleepProtocol#JEC}, the production protocol. The other
+     * values are comparison baselines, for measuring against: see {@link SleepProtocol} and
      * {@code docs/sleep-strategies.md}.
      */
-    public ForagePoolBuilder sleepStrategy(SleepStrategies strategy) {
-        if (strategy == null) {
-            throw new NullPointerException("sleepStrategy must not be null; the default is SleepStrategies.JEC");
+    public ForagePoolBuilder sleepProtocol(SleepProtocol protocol) {
+        if (protocol == null) {
+            throw new NullPointerException("sleepProtocol must not be null; the default is SleepProtocol.JEC");
         }
-        this.sleepStrategy = strategy;
+        this.sleepProtocol = protocol;
         return this;
     }
 
     /**
-     * marl's spin-for-work phase (seed 004) in front of the selected strategy: an idle worker spins this long,
-     * looking for work, searching and yielding, before the strategy's own rounds and sleep. 0 turns it off.
-     * Default: {@code forage.spinForWorkNanos} (50 µs) for {@link SleepStrategies#JEC_SPIN}, none for the others.
-     * At most one second.
-     *
-     * <pre>{@code
-     * ForagePool.builder().sleepStrategy(SleepStrategies.EMPER).spinForWorkNanos(20_000).build();
-     * }</pre>
+     * For tests and measurements: marl's spin-for-work phase in front of the selected protocol, this long (0: none).
+     * Default: {@code forage.spinForWorkNanos} (50 µs) for {@link SleepProtocol#MARL_SPIN}, none for the others.
      */
-    public ForagePoolBuilder spinForWorkNanos(long nanos) {
+    ForagePoolBuilder spinForWorkNanos(long nanos) {
         if (nanos < 0 || nanos > TimeUnit.SECONDS.toNanos(1)) {
             throw new IllegalArgumentException("spinForWorkNanos must be between 0 (no spin phase) and "
                     + TimeUnit.SECONDS.toNanos(1) + " (one second), was " + nanos);
@@ -144,6 +139,15 @@ public final class ForagePoolBuilder {
         return this;
     }
 
+    /** For tests: the pool's time (timer deadlines, timed waits inside the pool). */
+    ForagePoolBuilder clock(Clock clock) {
+        if (clock == null) {
+            throw new NullPointerException("clock must not be null");
+        }
+        this.clock = clock;
+        return this;
+    }
+
     /** Builds and starts the pool. */
     public ForagePool build() {
         return new ForagePool(buildRegistry(), false);
@@ -151,6 +155,7 @@ public final class ForagePoolBuilder {
 
     Registry buildRegistry() {
         String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
-        return new Registry(poolName, threads, sleepStrategy, spinForWorkNanos, threadFactory, daemon, handler);
+        return new Registry(poolName, threads, sleepProtocol, spinForWorkNanos, threadFactory, daemon, handler,
+                clock);
     }
 }

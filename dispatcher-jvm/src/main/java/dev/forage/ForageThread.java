@@ -8,8 +8,8 @@ final class ForageThread extends Thread {
     /** Replaced while this thread drives a single-threaded pool ({@link Worker#bind}); this thread only. */
     Worker worker;
 
-    ForageThread(Worker worker, String name) {
-        super(worker, name);
+    ForageThread(Runnable main, Worker worker, String name) {
+        super(main, name);
         this.worker = worker;
     }
 }

@@ -21,15 +21,13 @@ final class HintPipe {
     /** Guarded by {@link #lock}: hints written while no read was posted. */
     private final ArrayDeque<Integer> buffer = new ArrayDeque<>();
 
-    /** One worker's end of the pipe. Fields guarded by the pipe's lock, except {@link #pendingHint}. */
+    /** One worker's end of the pipe. Fields guarded by the pipe's lock. */
     static final class Reader {
         final Sleeper sleeper;
         /** Our read is posted and has no hint yet. */
         boolean reading;
-        /** A hint the pipe gave us, not yet taken by the worker, or {@link SleepStrategy#NO_HINT}. */
-        int delivered = SleepStrategy.NO_HINT;
-        /** Owner thread only: the hint the worker will check after its own deque, or NO_HINT. */
-        int pendingHint = SleepStrategy.NO_HINT;
+        /** A hint the pipe gave us, not yet moved to the worker's {@link IdleState}, or {@link IdleState#NO_HINT}. */
+        int delivered = IdleState.NO_HINT;
 
         Reader(HintPipe pipe) {
             this.sleeper = new Sleeper(pipe.lock);

@@ -1,10 +1,15 @@
 package dev.forage;
 
 /**
- * Evidence that a worker is idle (searching for work): created by {@link SleepStrategy#startLooking} and
- * consumed by {@link SleepStrategy#workFound}. Owned by one worker; never shared.
+ * Evidence that a worker is idle (searching for work): created by {@link Sleep#startLooking} and
+ * consumed by {@link Sleep#workFound}. Owned by one worker; never shared.
  */
 final class IdleState {
+    /** {@link #takeHint()}: nobody said where the new work is. */
+    static final int NO_HINT = -1;
+    /** {@link #takeHint()}: the new work is in the injector. */
+    static final int HINT_INJECTOR = -2;
+
     /** {@link #jobsCounter} value meaning "not sleepy": a real JEC is a 32-bit unsigned value, never -1. */
     static final long NOT_SLEEPY = -1L;
 
@@ -25,6 +30,12 @@ final class IdleState {
     boolean yieldBeforeSleep;
     /** Whether the worker has napped since it last got sleepy. */
     boolean napped;
+    /**
+     * Where the thread that woke this worker says the new work is (EMPER's wake-up hint): a worker index,
+     * {@link #HINT_INJECTOR}, or {@link #NO_HINT}. Only a protocol with hints writes it (on the worker's own
+     * thread, as it wakes); the worker's next search looks there first.
+     */
+    int hint = NO_HINT;
 
     IdleState(int workerIndex) {
         this.workerIndex = workerIndex;
@@ -47,6 +58,13 @@ final class IdleState {
      */
     public void ownJobsTaken() {
         yieldBeforeSleep = true;
+    }
+
+    /** Owner only: the hint, once; {@link #NO_HINT} afterwards. */
+    int takeHint() {
+        int h = hint;
+        hint = NO_HINT;
+        return h;
     }
 
     /**

@@ -1,13 +1,12 @@
 package dev.forage;
 
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The jobs-event-counter sleep protocol of seed 001 (Rayon's current sleep module). The default strategy.
  * The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
  * labels in the comments below (S1..S5, I2, I3; I1 is in Registry.pushInjected) point there.
  */
-final class JecSleep implements SleepStrategy {
+final class JecSleep implements Sleep {
     private final Counters counters = new Counters();
     /**
      * Workers napping now (section 3.7 of docs/sleep.md). Read by a poster only when its post found a queue
@@ -46,6 +45,16 @@ final class JecSleep implements SleepStrategy {
 
     /** {@code napNanos}: the nap after a failed S2 ({@link Tuning#NAP_NANOS}); 0 yields instead. */
     public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, PoolProbe probe) {
+        this(ThreadParker.forWorkers(threads), roundsUntilSleepy, wakeOnWorkFound, napNanos, probe);
+    }
+
+    /** The pool's constructor: one {@link Parker} per worker, the tuning from {@link Tuning}. */
+    JecSleep(Parker[] parkers, PoolProbe probe) {
+        this(parkers, Tuning.ROUNDS_UNTIL_SLEEPY, Tuning.WAKE_ON_WORK_FOUND, Tuning.NAP_NANOS, probe);
+    }
+
+    JecSleep(Parker[] parkers, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, PoolProbe probe) {
+        int threads = parkers.length;
         if (probe == null) {
             throw new NullPointerException("JecSleep needs the pool's probe");
         }
@@ -57,7 +66,7 @@ final class JecSleep implements SleepStrategy {
         this.workers = new WorkerSleepState[threads];
         this.idleStates = new IdleState[threads];
         for (int i = 0; i < threads; i++) {
-            workers[i] = new WorkerSleepState();
+            workers[i] = new WorkerSleepState(parkers[i]);
             idleStates[i] = new IdleState(i);
         }
         this.roundsUntilSleepy = roundsUntilSleepy;
@@ -146,8 +155,8 @@ final class JecSleep implements SleepStrategy {
 
     /**
      * A bounded park as an idle worker, through the latch's sleepy states so that a latch set during the nap
-     * unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napper} and then CAS the latch to
-     * SLEEPING; a setter swaps in SET and then reads {@code napper}. Volatile accesses are totally ordered, so
+     * unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napping} and then CAS the latch to
+     * SLEEPING; a setter swaps in SET and then reads {@code napping}. Volatile accesses are totally ordered, so
      * either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread.
      */
     private void nap(int index, CoreLatch latch) {
@@ -156,18 +165,19 @@ final class JecSleep implements SleepStrategy {
         if (!latch.getSleepy()) {
             return; // SET: the worker loop will see it
         }
-        state.napper = Thread.currentThread();
+        state.parker.bindCurrentThread();
+        state.napping = true;
         nappers.getAndIncrement();
         if (latch.fallAsleep()) {
             // An interrupt (shutdownNow) makes this return at once; it stays set for the sleep that follows,
             // which absorbs it (block).
             long start = System.nanoTime();
-            LockSupport.parkNanos(state, napNanos);
+            state.parker.park(napNanos);
             state.lastNapParkNanos = System.nanoTime() - start;
             latch.wakeUp();
         }
         nappers.getAndDecrement();
-        state.napper = null;
+        state.napping = false;
     }
 
     /**
@@ -189,11 +199,10 @@ final class JecSleep implements SleepStrategy {
      * bounded.
      */
     private static boolean unparkNapper(WorkerSleepState state) {
-        Thread napper = state.napper;
-        if (napper == null) {
+        if (!state.napping) {
             return false;
         }
-        LockSupport.unpark(napper);
+        state.parker.unpark();
         return true;
     }
 
@@ -250,7 +259,7 @@ final class JecSleep implements SleepStrategy {
             }
             // S5 begins: from here a waker that takes the lock finds isBlocked and unparks this thread.
             stats.sleep();
-            state.thread = Thread.currentThread();
+            state.parker.bindCurrentThread();
             state.isBlocked = true;
         } finally {
             state.lock.unlock();
@@ -283,11 +292,7 @@ final class JecSleep implements SleepStrategy {
             if (nanos <= 0L) {
                 break; // a timer or this worker's wait deadline is due: we wake ourselves
             }
-            if (nanos == IdleContext.PARK_FOREVER) {
-                LockSupport.park(state);
-            } else {
-                LockSupport.parkNanos(state, nanos);
-            }
+            state.parker.park(nanos == IdleContext.PARK_FOREVER ? Parker.FOREVER : nanos);
             // park returns at once while the interrupt status is set (shutdownNow interrupts workers): clear it
             // so the loop does not spin, and set it again on the way out, as awaitUninterruptibly would.
             interrupted |= Thread.interrupted();
@@ -359,10 +364,7 @@ final class JecSleep implements SleepStrategy {
         // Not a wake-up: the watcher stays counted as sleeping, loops in block() and re-reads its deadline. The
         // caller wrote the new deadline before this; if the watcher read the old one, this unpark reaches it in
         // its park or, if it comes first, as the permit that makes the park return at once.
-        Thread watcher = workers[watcherIndex].thread;
-        if (watcher != null) {
-            LockSupport.unpark(watcher);
-        }
+        workers[watcherIndex].parker.unpark();
     }
 
     void wakeAnyThreads(int count) {
@@ -383,7 +385,7 @@ final class JecSleep implements SleepStrategy {
         if (!state.sleepIntent) {
             return false; // not on its way to sleep (see WorkerSleepState)
         }
-        Thread sleeper;
+        Parker sleeper;
         state.lock.lock();
         try {
             if (!state.isBlocked) {
@@ -394,19 +396,15 @@ final class JecSleep implements SleepStrategy {
             // next sleep) before this decrement has landed.
             counters.subSleepingThread();
             state.isBlocked = false;
-            sleeper = state.thread;
+            sleeper = state.parker;
         } finally {
             state.lock.unlock();
         }
         // After the unlock: the sleeper does not need the lock to leave S5, so it never waits for ours.
-        LockSupport.unpark(sleeper);
+        sleeper.unpark();
         return true;
     }
 
-    @Override
-    public int takeWakeHint(int workerIndex) {
-        return NO_HINT;
-    }
 
     @Override
     public int sleepingThreads() {

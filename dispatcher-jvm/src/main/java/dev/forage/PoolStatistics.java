@@ -15,33 +15,39 @@ import java.util.Arrays;
  */
 public final class PoolStatistics {
     private final int threads;
-    private final long jobsRun;
-    private final long steals;
-    private final long injectedJobs;
-    private final long sleeps;
-    private final long wakeups;
-    private final long wakeupsWithoutWork;
-    private final long latchWakeups;
-    private final long naps;
+    private final long[] totals;
     private final int sleepingWorkers;
     private final int idleWorkers;
     private final long[] jobsPerWorker;
 
-    PoolStatistics(int threads, long jobsRun, long steals, long injectedJobs, long sleeps, long wakeups,
-            long wakeupsWithoutWork, long latchWakeups, long naps, int sleepingWorkers, int idleWorkers,
-            long[] jobsPerWorker) {
+    /** {@code totals} is indexed by {@link PoolCounter#ordinal()}. */
+    PoolStatistics(int threads, long[] totals, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker) {
         this.threads = threads;
-        this.jobsRun = jobsRun;
-        this.steals = steals;
-        this.injectedJobs = injectedJobs;
-        this.sleeps = sleeps;
-        this.wakeups = wakeups;
-        this.wakeupsWithoutWork = wakeupsWithoutWork;
-        this.latchWakeups = latchWakeups;
-        this.naps = naps;
+        this.totals = totals;
         this.sleepingWorkers = sleepingWorkers;
         this.idleWorkers = idleWorkers;
         this.jobsPerWorker = jobsPerWorker;
+    }
+
+    /** Sums the counters of {@code workers}; the first {@code threads} of them have a per-worker slot. */
+    static PoolStatistics sum(Worker[] workers, int threads, Sleep sleep) {
+        long[] totals = new long[PoolCounter.values().length];
+        long[] perWorker = new long[threads];
+        for (int i = 0; i < workers.length; i++) {
+            workers[i].counters.addTo(totals);
+            if (i < threads) {
+                perWorker[i] = workers[i].counters.get(PoolCounter.JOBS_RUN);
+            }
+        }
+        return new PoolStatistics(threads, totals, sleep.sleepingThreads(), sleep.idleThreads(), perWorker);
+    }
+
+    /** The value of {@code counter}, summed over the workers. */
+    public long count(PoolCounter counter) {
+        if (counter == null) {
+            throw new NullPointerException("PoolStatistics.count: counter must not be null; see PoolCounter.values()");
+        }
+        return totals[counter.ordinal()];
     }
 
     /** Worker threads in the pool. */
@@ -49,48 +55,44 @@ public final class PoolStatistics {
         return threads;
     }
 
-    /** Jobs run by workers (including join halves, scope jobs and fired timers). */
+    /** {@link PoolCounter#JOBS_RUN}. */
     public long jobsRun() {
-        return jobsRun;
+        return count(PoolCounter.JOBS_RUN);
     }
 
-    /** Jobs a worker took from another worker's deque. */
+    /** {@link PoolCounter#STEALS}. */
     public long steals() {
-        return steals;
+        return count(PoolCounter.STEALS);
     }
 
-    /** Jobs workers took from the injector (submitted from outside the pool, or fired timers). */
+    /** {@link PoolCounter#INJECTED_JOBS}. */
     public long injectedJobs() {
-        return injectedJobs;
+        return count(PoolCounter.INJECTED_JOBS);
     }
 
-    /** Times a worker blocked. */
+    /** {@link PoolCounter#SLEEPS}. */
     public long sleeps() {
-        return sleeps;
+        return count(PoolCounter.SLEEPS);
     }
 
-    /** Times a blocked worker woke up (woken by another thread, or by its own timer deadline). */
+    /** {@link PoolCounter#WAKEUPS}. */
     public long wakeups() {
-        return wakeups;
+        return count(PoolCounter.WAKEUPS);
     }
 
-    /** Wake-ups whose next search found no work: wasted wake-ups. */
+    /** {@link PoolCounter#WAKEUPS_WITHOUT_WORK}. */
     public long wakeupsWithoutWork() {
-        return wakeupsWithoutWork;
+        return count(PoolCounter.WAKEUPS_WITHOUT_WORK);
     }
 
-    /** Wake-ups that found the latch the worker slept on set (targeted wake-ups from join, scope, install). */
+    /** {@link PoolCounter#LATCH_WAKEUPS}. */
     public long latchWakeups() {
-        return latchWakeups;
+        return count(PoolCounter.LATCH_WAKEUPS);
     }
 
-    /**
-     * Naps: bounded parks of an idle worker that is not counted as sleeping, taken instead of a sleep while
-     * another worker keeps posting jobs that it runs itself (a chain, a coroutine ping-pong), so that worker's
-     * posts need not wake anyone. Only the JEC strategies nap ({@code -Dforage.napNanos}, docs/sleep.md 3.7).
-     */
+    /** {@link PoolCounter#NAPS}. */
     public long naps() {
-        return naps;
+        return count(PoolCounter.NAPS);
     }
 
     /** Workers counted as sleeping when the snapshot was taken. */
@@ -103,17 +105,26 @@ public final class PoolStatistics {
         return idleWorkers;
     }
 
-    /** Jobs run by worker {@code index}. */
+    /**
+     * Jobs run by worker {@code index}, from 0 to {@link #threads()} - 1.
+     *
+     * @throws IndexOutOfBoundsException for any other index
+     */
     public long jobsRun(int index) {
+        if (index < 0 || index >= jobsPerWorker.length) {
+            throw new IndexOutOfBoundsException("worker index " + index + " is out of range; allowed: 0.."
+                    + (jobsPerWorker.length - 1));
+        }
         return jobsPerWorker[index];
     }
 
     @Override
     public String toString() {
-        return "PoolStatistics{threads=" + threads + ", jobsRun=" + jobsRun + ", steals=" + steals
-                + ", injectedJobs=" + injectedJobs + ", sleeps=" + sleeps + ", wakeups=" + wakeups
-                + ", wakeupsWithoutWork=" + wakeupsWithoutWork + ", latchWakeups=" + latchWakeups + ", naps=" + naps
-                + ", sleepingWorkers=" + sleepingWorkers + ", idleWorkers=" + idleWorkers
-                + ", jobsPerWorker=" + Arrays.toString(jobsPerWorker) + "}";
+        StringBuilder b = new StringBuilder("PoolStatistics{threads=").append(threads);
+        for (PoolCounter c : PoolCounter.values()) {
+            b.append(", ").append(c.key()).append('=').append(totals[c.ordinal()]);
+        }
+        return b.append(", sleepingWorkers=").append(sleepingWorkers).append(", idleWorkers=").append(idleWorkers)
+                .append(", jobsPerWorker=").append(Arrays.toString(jobsPerWorker)).append('}').toString();
     }
 }

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The JEC protocol with a cap on searching workers, as Tokio and Go do it ("beyond Rayon"). <b>Internal</b>;
- * selected with {@code SleepStrategies.JEC_SEARCH_CAP}.
+ * selected with {@code SleepProtocol.SEARCH_CAP}.
  *
  * <p>An idle worker becomes a <i>searcher</i> only while fewer than half the workers search (Tokio's rule:
  * refuse when {@code 2 * searching >= threads}). A searcher runs the JEC's idle rounds; a worker beyond the cap
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * rounds, and the JEC's rule for posted work is unchanged. The searching count is therefore allowed to be sloppy,
  * as in Tokio. Details: {@code docs/sleep-strategies.md}.
  */
-final class SearchCapSleep implements SleepStrategy {
+final class SearchCapSleep implements Sleep {
     private final JecSleep jec;
     private final int threads;
     private final int roundsUntilSleepy;
@@ -32,8 +32,12 @@ final class SearchCapSleep implements SleepStrategy {
     }
 
     public SearchCapSleep(int threads, int roundsUntilSleepy, PoolProbe probe) {
-        this.jec = new JecSleep(threads, roundsUntilSleepy, 0, probe);
-        this.threads = threads;
+        this(ThreadParker.forWorkers(threads), roundsUntilSleepy, probe);
+    }
+
+    SearchCapSleep(Parker[] parkers, int roundsUntilSleepy, PoolProbe probe) {
+        this.jec = new JecSleep(parkers, roundsUntilSleepy, 0, Tuning.NAP_NANOS, probe);
+        this.threads = parkers.length;
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.isSearcher = new boolean[threads];
     }
@@ -114,10 +118,6 @@ final class SearchCapSleep implements SleepStrategy {
         jec.timerDeadlineChanged(watcherIndex);
     }
 
-    @Override
-    public int takeWakeHint(int workerIndex) {
-        return NO_HINT;
-    }
 
     @Override
     public int sleepingThreads() {

@@ -4,7 +4,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Seed 000, Rayon's earlier sleep module, kept as the baseline the jobs-event-counter protocol is measured
- * against. <b>Internal</b>; selected with {@code SleepStrategies.SLEEPY_WORKER}.
+ * against. <b>Internal</b>; selected with {@code SleepProtocol.RAYON_PRE_RFC5}.
  *
  * <p>One worker at a time may be sleepy ({@link SleepyWord}). An idle worker searches
  * {@link Tuning#SEED000_ROUNDS_UNTIL_SLEEPY} rounds, tries to become the sleepy one, searches on while it stays sleepy, and
@@ -18,7 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and the tickle it causes wakes everyone, the owner included. The sleeping and idle counts are statistics only:
  * no decision reads them.
  */
-final class SleepyWorkerSleep implements SleepStrategy {
+final class SleepyWorkerSleep implements Sleep {
     private final SleepyWord word = new SleepyWord();
     /** Seed 000's one lock: held from the sleep CAS until the wait, and by a tickle that wakes sleepers. */
     private final ReentrantLock lock = new ReentrantLock();
@@ -170,10 +170,6 @@ final class SleepyWorkerSleep implements SleepStrategy {
         }
     }
 
-    @Override
-    public int takeWakeHint(int workerIndex) {
-        return NO_HINT;
-    }
 
     @Override
     public int sleepingThreads() {

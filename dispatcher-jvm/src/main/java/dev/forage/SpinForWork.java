@@ -3,7 +3,7 @@ package dev.forage;
 
 /**
  * Seed 004, marl's spin-for-work, in front of any sleep strategy. <b>Internal</b>; selected with
- * {@code SleepStrategies.JEC_SPIN} or {@code ForagePoolBuilder.spinForWorkNanos}.
+ * {@code SleepProtocol.MARL_SPIN} or {@code ForagePoolBuilder.spinForWorkNanos}.
  *
  * <p>When a worker's search first fails in an idle spell, it spins for up to {@code spinNanos} before the inner
  * strategy sees anything: it looks for visible work {@link Tuning#SPIN_CHECKS_PER_YIELD} times (marl's loop that
@@ -16,19 +16,19 @@ package dev.forage;
  * <p>Correctness is the inner strategy's: the spin phase only delays the inner strategy's first
  * {@code noWorkFound}, and every strategy's proof holds for any number of failed searches before it.
  */
-final class SpinForWork implements SleepStrategy {
+final class SpinForWork implements Sleep {
     private static final byte NOT_STARTED = 0;
     private static final byte SPINNING = 1;
     private static final byte DONE = 2;
 
-    private final SleepStrategy inner;
+    private final Sleep inner;
     private final PoolProbe probe;
     private final long spinNanos;
     // Indexed by worker; each slot is read and written only by its worker's thread.
     private final byte[] phase;
     private final long[] spinUntil;
 
-    public SpinForWork(SleepStrategy inner, int threads, long spinNanos, PoolProbe probe) {
+    public SpinForWork(Sleep inner, int threads, long spinNanos, PoolProbe probe) {
         if (inner == null || probe == null) {
             throw new NullPointerException("SpinForWork needs an inner strategy and the pool's probe");
         }
@@ -100,10 +100,6 @@ final class SpinForWork implements SleepStrategy {
         inner.timerDeadlineChanged(watcherIndex);
     }
 
-    @Override
-    public int takeWakeHint(int workerIndex) {
-        return inner.takeWakeHint(workerIndex);
-    }
 
     @Override
     public int sleepingThreads() {
@@ -116,7 +112,7 @@ final class SpinForWork implements SleepStrategy {
     }
 
     /** The strategy behind the spin phase. */
-    public SleepStrategy inner() {
+    public Sleep inner() {
         return inner;
     }
 

@@ -12,9 +12,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class TimerHandle {
     private final TimerTask task;
+    private final Clock clock;
 
-    TimerHandle(TimerTask task) {
+    TimerHandle(TimerTask task, Clock clock) {
         this.task = task;
+        this.clock = clock;
     }
 
     /**
@@ -37,6 +39,6 @@ public final class TimerHandle {
 
     /** Time left until the deadline (zero or negative once due). */
     public long getDelay(TimeUnit unit) {
-        return unit.convert(task.deadlineNanos() - System.nanoTime(), TimeUnit.NANOSECONDS);
+        return unit.convert(task.deadlineNanos() - clock.nanoTime(), TimeUnit.NANOSECONDS);
     }
 }

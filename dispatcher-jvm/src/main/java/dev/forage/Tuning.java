@@ -44,7 +44,7 @@ final class Tuning {
     public static final int NAP_NANOS = intProperty("forage.napNanos", 20_000, 0, 1_000_000);
 
     /**
-     * Seed 000 only ({@code SleepStrategies.SLEEPY_WORKER}): failed searches before a worker tries to become the
+     * Seed 000 only ({@code SleepProtocol.RAYON_PRE_RFC5}): failed searches before a worker tries to become the
      * sleepy one. Rayon's earlier module used 32; the baseline keeps the seed's values so that it measures the
      * seed's protocol, not ours. Property {@code forage.seed000.roundsUntilSleepy}.
      */
@@ -61,7 +61,7 @@ final class Tuning {
 
     /**
      * Seed 004 (marl): how long an idle worker spins for work before the sleep protocol's rounds start, with
-     * {@code SleepStrategies.JEC_SPIN} (or any strategy given {@code ForagePoolBuilder.spinForWorkNanos}). marl
+     * {@code SleepProtocol.MARL_SPIN} (or any strategy given {@code ForagePoolBuilder.spinForWorkNanos}). marl
      * spins 1 ms; see {@code docs/sleep-strategies.md} for the measurements behind this default. Speed and CPU
      * only. Property {@code forage.spinForWorkNanos}.
      */

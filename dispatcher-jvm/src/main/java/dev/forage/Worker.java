@@ -1,17 +1,16 @@
 package dev.forage;
 
 import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * One worker of a pool: its deque, its terminate latch, its statistics, and the loop that runs jobs until a
- * latch is set (Rayon's {@code wait_until}). The loop runs on the worker's own thread only; the other methods
+ * One worker of a pool: its deque, its statistics, and the loop that runs jobs until a latch is set (Rayon's
+ * {@code wait_until}). The loop runs on the worker's own thread only; the other methods
  * say which thread may call them.
  *
  * <p>The fields the owner writes on every job live in {@link WorkerOwnerState}, between two pads, so they never
  * share a cache line with the fields thieves read here ({@link #deque}) or with another object.
  */
-final class Worker extends WorkerPad1 implements Runnable, IdleContext {
+final class Worker extends WorkerPad1 implements IdleContext {
     /** Set for threads made by a custom thread factory; {@link ForageThread}s are found by type. */
     private static final ThreadLocal<Worker> CUSTOM_THREAD_WORKER = new ThreadLocal<>();
     private static volatile boolean customThreadsExist;
@@ -22,13 +21,15 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     final int index;
     final WorkDeque deque = new WorkDeque();
     final WorkerCounters counters = new WorkerCounters();
-    /** Set by shutdown; the worker's top-level wait is on this latch (one owner, like every latch). */
-    final SpinLatch terminate;
-    Thread thread;
+    /** How this worker's thread blocks; the sleep protocol holds the same one. */
+    final Parker parker;
+    /** The runner keeps submission order: fire-and-forget jobs go to the injector, not to this deque. */
+    final boolean inSubmissionOrder;
 
-    private final SleepStrategy sleep;
+    private final Sleep sleep;
     private final Injector injector;
-    private final TimerQueue timers;
+    private final PoolTimers timers;
+    private final Clock clock;
     /**
      * Per victim: the index of the lone job this worker last left in that victim's deque, and the search round
      * in which it did ({@link #stealFromOthers}). Owner thread only.
@@ -36,13 +37,15 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     private final long[] leftLoneJobIndex;
     private final int[] leftLoneJobRound;
 
-    Worker(Registry registry, int index) {
+    Worker(Registry registry, int index, Parker parker, boolean inSubmissionOrder) {
         this.registry = registry;
         this.index = index;
+        this.parker = parker;
+        this.inSubmissionOrder = inSubmissionOrder;
         this.sleep = registry.sleep;
         this.injector = registry.injector;
         this.timers = registry.timers;
-        this.terminate = new SpinLatch(registry.sleep, index);
+        this.clock = registry.clock;
         // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
         this.random = (index + 1) * 0x9E3779B97F4A7C15L | 1L;
         this.untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
@@ -65,7 +68,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
 
     /**
      * Makes {@code w} the calling thread's worker (what {@link #current()} returns) and returns the previous one,
-     * for {@link #unbind}. Used while a thread drives a single-threaded pool ({@link CallerDriver}).
+     * for {@link #unbind}. Used while a thread drives a single-threaded pool ({@link CallerRunner}).
      */
     static Worker bind(Worker w) {
         Thread t = Thread.currentThread();
@@ -93,24 +96,10 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         }
     }
 
-    @Override
-    public void run() {
-        if (!(Thread.currentThread() instanceof ForageThread)) {
-            customThreadsExist = true;
-            CUSTOM_THREAD_WORKER.set(this);
-        }
-        try {
-            waitUntil(terminate, NO_DEADLINE);
-            drainAndRetire();
-        } finally {
-            CUSTOM_THREAD_WORKER.remove();
-            registry.workerExited(this);
-        }
-    }
 
     /**
      * Owner thread. Runs jobs until {@code latch} is set or {@code deadline} (a {@link System#nanoTime()}
-     * value) passes; returns whether the latch is set. Never idles while work is findable: local jobs first,
+     * value of the pool's clock) passes; returns whether the latch is set. Never idles while work is findable: local jobs first,
      * then stealing, timers, the injector, and only then the sleep strategy.
      */
     boolean waitUntil(CoreLatch latch, long deadline) {
@@ -119,7 +108,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         try {
             outer:
             while (!latch.probe()) {
-                if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
+                if (deadline != NO_DEADLINE && clock.nanoTime() - deadline >= 0) {
                     return false;
                 }
                 Runnable job = takeOwnJob();
@@ -146,13 +135,13 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                     // outside submission is the one wake-up whose job is not in a deque, and on a machine where
                     // the sleep left our caches cold, every deque probed first cost a miss or two (section 4.7).
                     boolean justWoken = idle.justWoken();
-                    job = findWork(!justWoken, justWoken);
+                    job = findWork(!justWoken, justWoken, idle.takeHint());
                     if (job != null) {
                         leaveIdle(idle);
                         execute(job);
                         continue outer;
                     }
-                    if (deadline != NO_DEADLINE && System.nanoTime() - deadline >= 0) {
+                    if (deadline != NO_DEADLINE && clock.nanoTime() - deadline >= 0) {
                         leaveIdle(idle);
                         return latch.probe();
                     }
@@ -192,7 +181,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
      */
     private void leaveIdle(IdleState idle) {
         sleep.workFound(idle);
-        registry.handOverTimerWatch(this);
+        timers.handOverWatch(index);
     }
 
     /** Owner thread. Pushes a job on this worker's deque and tells the sleep strategy. */
@@ -234,7 +223,7 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     Runnable takeLocalJob() {
         if (--untilTimerCheck == 0) {
             untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
-            registry.fireDueTimers();
+            timers.fireDue();
         }
         if (--untilFairnessCheck == 0) {
             untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
@@ -255,10 +244,11 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
     }
 
     /**
-     * Owner thread. A full search: own deque, where a wake-up hint points (seed 003), every other worker from a
-     * random start, timers, injector; with {@code injectorFirst}, the injector right after the own deque too.
+     * Owner thread. A full search: own deque, where a wake-up {@code hint} points (EMPER's, see
+     * {@link IdleState#hint}), every other worker from a random start, timers, injector; with
+     * {@code injectorFirst}, the injector right after the own deque too.
      */
-    Runnable findWork(boolean mayLeaveLoneJobs, boolean injectorFirst) {
+    Runnable findWork(boolean mayLeaveLoneJobs, boolean injectorFirst, int hint) {
         Runnable job = deque.pop();
         if (job != null) {
             return job;
@@ -269,22 +259,23 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
                 return job;
             }
         }
-        job = takeHintedJob();
-        if (job != null) {
-            return job;
+        if (hint != IdleState.NO_HINT) {
+            job = takeHintedJob(hint);
+            if (job != null) {
+                return job;
+            }
         }
         job = stealFromOthers(mayLeaveLoneJobs);
         if (job != null) {
             return job;
         }
-        registry.fireDueTimers();
+        timers.fireDue();
         return pollInjector(); // also after an injector-first look: due timers are queued on the injector
     }
 
-    /** The strategy's wake-up hint, if any: the worker whose deque got the new job, or the injector. */
-    private Runnable takeHintedJob() {
-        int hint = sleep.takeWakeHint(index);
-        if (hint == SleepStrategy.HINT_INJECTOR) {
+    /** Where the hint points: the worker whose deque got the new job, or the injector. */
+    private Runnable takeHintedJob(int hint) {
+        if (hint == IdleState.HINT_INJECTOR) {
             return pollInjector();
         }
         Worker[] all = registry.workers;
@@ -301,19 +292,6 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         return job;
     }
 
-    /**
-     * Owner thread. Runs every job that a full search finds until one finds none; returns how many ran. For
-     * draining a single-threaded pool ({@link ForagePool#runPending()}).
-     */
-    int runUntilIdle() {
-        int ran = 0;
-        Runnable job;
-        while ((job = findWork(false, false)) != null) {
-            execute(job);
-            ran++;
-        }
-        return ran;
-    }
 
     private Runnable pollInjector() {
         Runnable job = injector.poll();
@@ -402,38 +380,11 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
         try {
             job.run();
         } catch (Throwable t) {
-            // A single-threaded pool's worker has no thread of its own: report on the thread that runs it.
-            registry.handleUncaught(thread != null ? thread : Thread.currentThread(), t);
+            registry.handleUncaught(Thread.currentThread(), t);
         }
         counters.jobRun();
         // An interrupt meant for the job that just ran must not leak into the next one.
         Thread.interrupted();
-    }
-
-    /**
-     * After shutdown: run every job that can still be found, wait out submissions in flight, and retire. The
-     * last worker stays while timers are pending and fires them at their deadlines.
-     */
-    private void drainAndRetire() {
-        while (true) {
-            Runnable job = findWork(false, false);
-            if (job != null) {
-                execute(job);
-                continue;
-            }
-            if (registry.submissionsInFlight() || !injector.isEmpty()) {
-                Thread.yield();
-                continue;
-            }
-            if (registry.tryRetire()) {
-                return;
-            }
-            long next = timers.earliestDeadline();
-            if (next != TimerQueue.NO_DEADLINE) {
-                LockSupport.parkNanos(this, Math.max(next - System.nanoTime(), 1L));
-                Thread.interrupted();
-            }
-        }
     }
 
     // IdleContext: called by the sleep strategy on this worker's thread.
@@ -445,18 +396,9 @@ final class Worker extends WorkerPad1 implements Runnable, IdleContext {
 
     @Override
     public long parkNanos() {
-        boolean watchTimers = !timers.isEmpty() && timers.claimWatch(index);
-        // Read the deadline after claiming: a timer scheduled before the claim saw no watcher and may have
-        // woken someone else, so only a read after the claim is sure to include it.
-        long earliest = timers.earliestDeadline();
-        watchTimers &= earliest != TimerQueue.NO_DEADLINE;
-        if (waitDeadline == NO_DEADLINE && !watchTimers) {
-            return PARK_FOREVER;
-        }
-        long now = System.nanoTime();
-        long nanos = waitDeadline == NO_DEADLINE ? PARK_FOREVER : Math.max(waitDeadline - now, 0L);
-        if (watchTimers) {
-            nanos = Math.min(nanos, Math.max(earliest - now, 0L));
+        long nanos = timers.watchNanos(index); // Parker.FOREVER == PARK_FOREVER when not watching
+        if (waitDeadline != NO_DEADLINE) {
+            nanos = Math.min(nanos, Math.max(waitDeadline - clock.nanoTime(), 0L));
         }
         return nanos;
     }

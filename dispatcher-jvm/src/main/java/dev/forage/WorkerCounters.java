@@ -1,106 +1,71 @@
 package dev.forage;
 
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * One worker's statistics. Written only by that worker (an ordered store, no read-modify-write, so the hot
- * path stays free of contended atomics) and read by any thread that sums a snapshot.
+ * One worker's statistics, one slot per {@link PoolCounter}. Written only by that worker (an ordered store, no
+ * read-modify-write, so the hot path stays free of contended atomics) and read by any thread that sums a
+ * snapshot.
  *
- * <p>The counters are written on every job, so they are padded on both sides (superclass and trailing fields):
- * no other worker's hot field can share their cache line.
+ * <p>The slots are written on every job, so they sit between {@link #PAD} unused slots on both sides: no other
+ * worker's hot field can share their cache line (an array's elements are contiguous; 16 longs are 128 bytes,
+ * two lines on most machines, one prefetched pair).
  */
-final class WorkerCounters extends WorkerCounterFields {
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> JOBS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "jobsRun");
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> STEALS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "steals");
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> INJECTED =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "injectedTaken");
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> SLEEPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "sleeps");
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> WAKEUPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "wakeups");
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> IDLE_WAKEUPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "wakeupsWithoutWork");
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> LATCH_WAKEUPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "latchWakeups");
-    private static final AtomicLongFieldUpdater<WorkerCounterFields> NAPS =
-            AtomicLongFieldUpdater.newUpdater(WorkerCounterFields.class, "naps");
+final class WorkerCounters {
+    private static final int PAD = 16;
+    private static final PoolCounter[] ALL = PoolCounter.values();
 
-    long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+    private final AtomicLongArray slots = new AtomicLongArray(PAD + ALL.length + PAD);
 
-    public void jobRun() {
-        JOBS.lazySet(this, jobsRun + 1);
+    /** Owner thread only. */
+    void increment(PoolCounter counter) {
+        int i = PAD + counter.ordinal();
+        slots.lazySet(i, slots.get(i) + 1);
     }
 
-    public void steal() {
-        STEALS.lazySet(this, steals + 1);
+    /** Any thread: the counter's value, as of a recent store. */
+    long get(PoolCounter counter) {
+        return slots.get(PAD + counter.ordinal());
     }
 
-    public void injectedJobTaken() {
-        INJECTED.lazySet(this, injectedTaken + 1);
+    /** Any thread: adds every counter to {@code totals}, indexed by ordinal. */
+    void addTo(long[] totals) {
+        for (int i = 0; i < ALL.length; i++) {
+            totals[i] += slots.get(PAD + i);
+        }
     }
 
-    public void sleep() {
-        SLEEPS.lazySet(this, sleeps + 1);
+    // The events the engine counts on its hot paths, named as the call sites read best.
+
+    void jobRun() {
+        increment(PoolCounter.JOBS_RUN);
     }
 
-    public void wakeup() {
-        WAKEUPS.lazySet(this, wakeups + 1);
+    void steal() {
+        increment(PoolCounter.STEALS);
     }
 
-    public void wakeupWithoutWork() {
-        IDLE_WAKEUPS.lazySet(this, wakeupsWithoutWork + 1);
+    void injectedJobTaken() {
+        increment(PoolCounter.INJECTED_JOBS);
     }
 
-    public void latchWakeup() {
-        LATCH_WAKEUPS.lazySet(this, latchWakeups + 1);
+    void sleep() {
+        increment(PoolCounter.SLEEPS);
     }
 
-    public void nap() {
-        NAPS.lazySet(this, naps + 1);
+    void wakeup() {
+        increment(PoolCounter.WAKEUPS);
     }
 
-    public long jobsRun() {
-        return jobsRun;
+    void wakeupWithoutWork() {
+        increment(PoolCounter.WAKEUPS_WITHOUT_WORK);
     }
 
-    public long steals() {
-        return steals;
+    void latchWakeup() {
+        increment(PoolCounter.LATCH_WAKEUPS);
     }
 
-    public long injectedTaken() {
-        return injectedTaken;
+    void nap() {
+        increment(PoolCounter.NAPS);
     }
-
-    public long sleeps() {
-        return sleeps;
-    }
-
-    public long wakeups() {
-        return wakeups;
-    }
-
-    public long wakeupsWithoutWork() {
-        return wakeupsWithoutWork;
-    }
-
-    public long latchWakeups() {
-        return latchWakeups;
-    }
-
-    public long naps() {
-        return naps;
-    }
-}
-
-abstract class WorkerCounterFields extends LeadingPad {
-    volatile long jobsRun;
-    volatile long steals;
-    volatile long injectedTaken;
-    volatile long sleeps;
-    volatile long wakeups;
-    volatile long wakeupsWithoutWork;
-    volatile long latchWakeups;
-    volatile long naps;
 }

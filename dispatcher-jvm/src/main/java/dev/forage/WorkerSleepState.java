@@ -5,7 +5,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Per-worker blocking state (seed 002, "Mechanism for threads to go to sleep and be awoken"): a lock and the
  * {@code isBlocked} flag that only the worker sets and only a waker (or the worker itself, on its own deadline)
- * clears, both under the lock. The worker parks on its thread, outside the lock; a waker unparks it after
+ * clears, both under the lock. The worker parks through its {@link Parker}, outside the lock; a waker unparks it after
  * clearing the flag (docs/sleep.md sections 3.3 and 3.4).
  *
  * <p>{@code sleepIntent} is a hint for wakers, not part of the proof's critical state: the worker sets it
@@ -22,16 +22,20 @@ final class WorkerSleepState {
      */
     volatile boolean isBlocked;
     /**
-     * The thread that last blocked as this worker (a single-threaded pool's worker runs on its caller's
-     * thread, so it can change between sleeps). Written before {@link #isBlocked} is set; the unpark target.
+     * How this worker blocks and is woken. Bound to the thread that blocks before {@link #isBlocked} is set (a
+     * single-threaded pool's worker runs on its caller's thread, so it can change between sleeps).
      */
-    volatile Thread thread;
+    final Parker parker;
     volatile boolean sleepIntent;
     /**
-     * The worker's thread while it naps ({@code JecSleep.nap}), else null: a latch setter that finds the latch
-     * SLEEPING but the worker not blocked unparks this thread.
+     * True while the worker naps ({@code JecSleep.nap}): a latch setter that finds the latch SLEEPING but the
+     * worker not blocked unparks it.
      */
-    volatile Thread napper;
+    volatile boolean napping;
     /** The worker's own record of its last nap, for tests ({@code JecSleep.lastNapParkNanos}). */
     long lastNapParkNanos;
+
+    WorkerSleepState(Parker parker) {
+        this.parker = parker;
+    }
 }

@@ -32,7 +32,7 @@ class EmperSleepTest {
             Thread t = w0.startThread(() -> {
                 w0.startLooking();
                 w0.searchUntilWokenOnce();
-                hint.set(s.takeWakeHint(0));
+                hint.set(w0.idle.takeHint());
             });
             awaitBlocked(s, 1);
             assertEquals(1, s.sleepersCount());
@@ -41,7 +41,7 @@ class EmperSleepTest {
             t.join();
         });
         assertEquals(2, hint.get(), "the woken worker is told to look at worker 2's deque");
-        assertEquals(SleepStrategy.NO_HINT, s.takeWakeHint(0), "a hint is returned once");
+        assertEquals(IdleState.NO_HINT, w0.idle.takeHint(), "a hint is returned once");
         assertEquals(0, s.sleepersCount(), "the notifier took the sleeper off the count");
         assertEquals(0, s.bufferedHints());
     }
@@ -55,13 +55,13 @@ class EmperSleepTest {
             Thread t = w1.startThread(() -> {
                 w1.startLooking();
                 w1.searchUntilWokenOnce();
-                hint.set(s.takeWakeHint(1));
+                hint.set(w1.idle.takeHint());
             });
             awaitBlocked(s, 1);
             s.newInjectedJobs(1, true);
             t.join();
         });
-        assertEquals(SleepStrategy.HINT_INJECTOR, hint.get());
+        assertEquals(IdleState.HINT_INJECTOR, hint.get());
         assertEquals(0, s.sleepersCount());
     }
 
@@ -73,9 +73,9 @@ class EmperSleepTest {
         FakeWorker w0 = new FakeWorker(s, 0);
         w0.startLooking();
         w0.noWorkFound(); // the sleep step: would block forever if the pending notification were ignored
-        assertEquals(0, w0.counters.sleeps(), "it consumed the pending notification instead of sleeping");
+        assertEquals(0, w0.counters.get(PoolCounter.SLEEPS), "it consumed the pending notification instead of sleeping");
         assertEquals(0, s.sleepersCount());
-        assertEquals(SleepStrategy.HINT_INJECTOR, s.takeWakeHint(0), "and searches the injector first");
+        assertEquals(IdleState.HINT_INJECTOR, w0.idle.takeHint(), "and searches the injector first");
     }
 
     @Test
@@ -97,7 +97,7 @@ class EmperSleepTest {
         FakeWorker w0 = new FakeWorker(s, 0);
         w0.startLooking();
         w0.noWorkFound();
-        assertEquals(0, w0.counters.sleeps());
+        assertEquals(0, w0.counters.get(PoolCounter.SLEEPS));
         assertEquals(0, s.sleepersCount(), "it took its count back");
     }
 
@@ -114,7 +114,7 @@ class EmperSleepTest {
             w0.latch.set(); // SLEEPING: the latch calls notifyWorkerLatchIsSet(0)
             t.join();
         });
-        assertEquals(1, w0.counters.latchWakeups());
+        assertEquals(1, w0.counters.get(PoolCounter.LATCH_WAKEUPS));
         assertEquals(0, s.sleepersCount(), "the owner is no longer a sleeper: no notifier may claim it");
         s.newInjectedJobs(1, true);
         assertEquals(-1, s.sleepersCount(), "so the next notification stays pending instead of waking nobody");
@@ -137,7 +137,7 @@ class EmperSleepTest {
                     w.startLooking();
                     while (!w.latch.probe()) {
                         w.noWorkFound();
-                        s.takeWakeHint(w.index); // the search that a hint asks for
+                        w.idle.takeHint(); // the search that a hint asks for
                     }
                     s.workFound(w.idle);
                 }));

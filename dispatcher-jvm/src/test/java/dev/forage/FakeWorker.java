@@ -6,13 +6,13 @@ package dev.forage;
  * searches. The pool side (who is calling, what is visible) is the {@link Probe}.
  */
 final class FakeWorker implements IdleContext {
-    final SleepStrategy sleep;
+    final Sleep sleep;
     final int index;
     final SpinLatch latch;
     final WorkerCounters counters = new WorkerCounters();
     IdleState idle;
 
-    FakeWorker(SleepStrategy sleep, int index) {
+    FakeWorker(Sleep sleep, int index) {
         this.sleep = sleep;
         this.index = index;
         this.latch = new SpinLatch(sleep, index);
@@ -28,8 +28,8 @@ final class FakeWorker implements IdleContext {
 
     /** Fails searches until the strategy has blocked this worker and something woke it (or its latch is set). */
     void searchUntilWokenOnce() {
-        long before = counters.wakeups();
-        while (counters.wakeups() == before && !latch.probe()) {
+        long before = counters.get(PoolCounter.WAKEUPS);
+        while (counters.get(PoolCounter.WAKEUPS) == before && !latch.probe()) {
             noWorkFound();
         }
     }

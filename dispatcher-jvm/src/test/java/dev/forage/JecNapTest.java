@@ -69,14 +69,14 @@ class JecNapTest {
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
         assertTrue(worker.idle.sawPosts, "a failed S2 is the evidence of posts the worker did not find");
-        assertEquals(0, worker.context.stats.sleeps(), "a failed S2 does not sleep");
+        assertEquals(0, worker.context.stats.get(PoolCounter.SLEEPS), "a failed S2 does not sleep");
 
         Thread napper = worker.searchUntilLatchSet("napper");
-        Poll.until("worker 0 naps", () -> worker.context.stats.naps() == 1
+        Poll.until("worker 0 naps", () -> worker.context.stats.get(PoolCounter.NAPS) == 1
                 && napper.getState() == Thread.State.TIMED_WAITING, sleep::toString);
         assertEquals(0, sleep.sleepingThreads(), "a napper is not a sleeper: posts have nobody to wake");
         assertEquals(1, sleep.idleThreads(), "a napper stays counted as idle");
-        assertEquals(0, worker.context.stats.sleeps(), "it napped instead of sleeping");
+        assertEquals(0, worker.context.stats.get(PoolCounter.SLEEPS), "it napped instead of sleeping");
 
         sleep.newInternalJobs(1, true); // a post during the nap: nobody sleeps, so nobody is woken
         assertEquals(0, sleep.sleepingThreads());
@@ -84,7 +84,7 @@ class JecNapTest {
         // A latch set during a ten-minute nap ends it at once; a lost latch wake-up hangs here (watchdog).
         worker.latch.set();
         napper.join();
-        assertEquals(0, worker.context.stats.sleeps(), "it never slept");
+        assertEquals(0, worker.context.stats.get(PoolCounter.SLEEPS), "it never slept");
         assertEquals(0, sleep.idleThreads(), "workFound un-counted it");
     }
 
@@ -94,9 +94,9 @@ class JecNapTest {
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
         Thread sleeper = worker.searchUntilLatchSet("sleeper");
-        Poll.until("worker 0 sleeps after one quiet nap", () -> worker.context.stats.sleeps() == 1
+        Poll.until("worker 0 sleeps after one quiet nap", () -> worker.context.stats.get(PoolCounter.SLEEPS) == 1
                 && sleep.isBlocked(0), sleep::toString);
-        assertEquals(1, worker.context.stats.naps(), "exactly one nap before the sleep");
+        assertEquals(1, worker.context.stats.get(PoolCounter.NAPS), "exactly one nap before the sleep");
         assertEquals(1, sleep.sleepingThreads(), "a sleeper again: posts wake it as usual");
         worker.latch.set();
         sleeper.join();
@@ -116,7 +116,7 @@ class JecNapTest {
         assertTrue(worker.idle.sawPosts, "a new idle spell keeps the evidence");
         Thread sleeper = worker.searchUntilLatchSet("sleeper");
         Poll.until("worker 0 sleeps", () -> sleep.isBlocked(0), sleep::toString);
-        assertEquals(1, worker.context.stats.naps(), "the new spell napped once before sleeping");
+        assertEquals(1, worker.context.stats.get(PoolCounter.NAPS), "the new spell napped once before sleeping");
         worker.latch.set();
         sleeper.join();
     }
@@ -128,7 +128,7 @@ class JecNapTest {
         worker.failASleepAttempt();
         Thread sleeper = worker.searchUntilLatchSet("sleeper");
         Poll.until("worker 0 sleeps", () -> sleep.isBlocked(0), sleep::toString);
-        assertEquals(0, worker.context.stats.naps(), "napNanos = 0: no nap");
+        assertEquals(0, worker.context.stats.get(PoolCounter.NAPS), "napNanos = 0: no nap");
         worker.latch.set();
         sleeper.join();
     }

@@ -71,9 +71,9 @@ class JecSleepTest {
         public void run() {
             IdleState idle = sleep.startLooking(index);
             while (!latch.probe()) {
-                long before = context.stats.wakeups();
+                long before = context.stats.get(PoolCounter.WAKEUPS);
                 sleep.noWorkFound(idle, latch, context);
-                if (context.stats.wakeups() != before && !wasWoken) {
+                if (context.stats.get(PoolCounter.WAKEUPS) != before && !wasWoken) {
                     wasWoken = true;
                     woken.incrementAndGet();
                     awaitRelease();
@@ -113,7 +113,7 @@ class JecSleepTest {
         }
         Poll.until("all fake workers blocked", () -> {
             for (FakeWorker w : workers) {
-                if (w.context.stats.sleeps() != 1 || w.getState() != Thread.State.WAITING) {
+                if (w.context.stats.get(PoolCounter.SLEEPS) != 1 || w.getState() != Thread.State.WAITING) {
                     return false;
                 }
             }
@@ -206,7 +206,7 @@ class JecSleepTest {
         assertEquals(SLEEPERS - 1, sleep.sleepingThreads());
         assertWoken(1);
         assertTrue(owner.wasWoken, "the latch's owner must be the one woken");
-        assertEquals(1, owner.context.stats.latchWakeups());
+        assertEquals(1, owner.context.stats.get(PoolCounter.LATCH_WAKEUPS));
         for (FakeWorker w : workers) {
             if (w != owner) {
                 assertFalse(w.wasWoken, w.getName() + " woke for a latch it does not own");
@@ -246,7 +246,7 @@ class JecSleepTest {
         // Would block forever if S2 ignored the JEC; the watchdog turns that into a failure.
         one.noWorkFound(idle, latch, context);
         assertEquals(0, one.sleepingThreads());
-        assertEquals(0L, context.stats.sleeps());
+        assertEquals(0L, context.stats.get(PoolCounter.SLEEPS));
         assertFalse(Counters.isJecSleepy(one.counters().load()));
 
         // wake_partly: the next failed search announces sleepy again at once (no idle rounds in between).
@@ -265,7 +265,7 @@ class JecSleepTest {
         one.noWorkFound(idle, latch, context); // sleepy
         one.noWorkFound(idle, latch, context); // S2 counts it, S4 sees the injected job: no block
         assertEquals(0, one.sleepingThreads(), "the worker must undo its own sleeping count");
-        assertEquals(0L, context.stats.sleeps());
+        assertEquals(0L, context.stats.get(PoolCounter.SLEEPS));
         assertEquals(1, Counters.inactiveThreads(one.counters().load()), "still idle, searching");
         one.workFound(idle);
         assertEquals(0, Counters.inactiveThreads(one.counters().load()));
@@ -280,8 +280,8 @@ class JecSleepTest {
         IdleState idle = one.startLooking(0);
         one.noWorkFound(idle, latch, context);
         one.noWorkFound(idle, latch, context);
-        assertEquals(1L, context.stats.sleeps());
-        assertEquals(1L, context.stats.wakeups());
+        assertEquals(1L, context.stats.get(PoolCounter.SLEEPS));
+        assertEquals(1L, context.stats.get(PoolCounter.WAKEUPS));
         assertEquals(0, one.sleepingThreads(), "nobody woke it: it must decrement its own sleeping count");
     }
 
@@ -295,7 +295,7 @@ class JecSleepTest {
         latch.set();
         one.noWorkFound(idle, latch, context);
         assertEquals(0, one.sleepingThreads());
-        assertEquals(0L, context.stats.sleeps());
+        assertEquals(0L, context.stats.get(PoolCounter.SLEEPS));
     }
 
     @Test

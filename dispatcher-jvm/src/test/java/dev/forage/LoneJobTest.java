@@ -81,14 +81,14 @@ class LoneJobTest {
 
             neighbour.deque.push(local);
             pool.registry().injector.push(injected);
-            assertSame(injected, searcher.findWork(false, true), "just woken: the injector comes first");
-            assertSame(local, searcher.findWork(false, true), "then the neighbour's lone job, at once");
+            assertSame(injected, searcher.findWork(false, true, IdleState.NO_HINT), "just woken: the injector comes first");
+            assertSame(local, searcher.findWork(false, true, IdleState.NO_HINT), "then the neighbour's lone job, at once");
 
             neighbour.deque.push(local);
             pool.registry().injector.push(injected);
-            assertSame(local, searcher.findWork(false, false), "an ordinary search steals before the injector");
-            assertSame(injected, searcher.findWork(false, false), "and finds the injector's job after the deques");
-            assertNull(searcher.findWork(false, true), "nothing left anywhere");
+            assertSame(local, searcher.findWork(false, false, IdleState.NO_HINT), "an ordinary search steals before the injector");
+            assertSame(injected, searcher.findWork(false, false, IdleState.NO_HINT), "and finds the injector's job after the deques");
+            assertNull(searcher.findWork(false, true, IdleState.NO_HINT), "nothing left anywhere");
         });
     }
 

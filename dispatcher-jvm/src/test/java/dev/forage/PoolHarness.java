@@ -21,8 +21,8 @@ final class PoolHarness {
     private PoolHarness() {
     }
 
-    static ForagePool pool(SleepStrategies strategy, int threads) {
-        return ForagePool.builder().threads(threads).sleepStrategy(strategy)
+    static ForagePool pool(SleepProtocol strategy, int threads) {
+        return ForagePool.builder().threads(threads).sleepProtocol(strategy)
                 .name("strategies-" + strategy + "-" + threads).build();
     }
 
@@ -30,7 +30,7 @@ final class PoolHarness {
      * Runs {@code body} on a fresh pool under the watchdog, then closes the pool (also watched: a close that
      * hangs is a failure too). A failed or hung body leaves the pool to shutdownNow.
      */
-    static void withPool(String what, SleepStrategies strategy, int threads, PoolBody body) throws Throwable {
+    static void withPool(String what, SleepProtocol strategy, int threads, PoolBody body) throws Throwable {
         ForagePool pool = pool(strategy, threads);
         boolean closed = false;
         try {

@@ -33,8 +33,9 @@ final class Pools {
 
     static List<Thread> workerThreads(ForagePool pool) {
         List<Thread> threads = new ArrayList<>();
-        for (Worker w : pool.registry().workers) {
-            threads.add(w.thread);
+        ThreadedRunner runner = (ThreadedRunner) pool.registry().runner;
+        for (int i = 0; i < runner.threads(); i++) {
+            threads.add(runner.thread(i));
         }
         return threads;
     }

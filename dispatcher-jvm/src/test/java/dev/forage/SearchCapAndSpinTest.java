@@ -73,7 +73,7 @@ class SearchCapAndSpinTest {
     }
 
     /** Counts the calls that reach it; never blocks. */
-    private static final class Recording implements SleepStrategy {
+    private static final class Recording implements Sleep {
         final AtomicInteger noWorkFound = new AtomicInteger();
         private final JecSleep jec = new JecSleep(1, new TestProbe());
 
@@ -108,10 +108,6 @@ class SearchCapAndSpinTest {
         public void timerDeadlineChanged(int watcherIndex) {
         }
 
-        @Override
-        public int takeWakeHint(int workerIndex) {
-            return NO_HINT;
-        }
 
         @Override
         public int sleepingThreads() {

@@ -26,8 +26,8 @@ class SingleThreadedPoolTest {
         return ForagePool.builder().singleThreaded().name("single").build();
     }
 
-    private static ForagePool singleThreaded(SleepStrategies strategy) {
-        return ForagePool.builder().singleThreaded().sleepStrategy(strategy).name("single-" + strategy).build();
+    private static ForagePool singleThreaded(SleepProtocol strategy) {
+        return ForagePool.builder().singleThreaded().sleepProtocol(strategy).name("single-" + strategy).build();
     }
 
     @Test
@@ -187,8 +187,8 @@ class SingleThreadedPoolTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(SleepStrategies.class)
-    void aWaitingCallerSleepsAndIsWokenByItsLatch(SleepStrategies strategy) throws Throwable {
+    @EnumSource(SleepProtocol.class)
+    void aWaitingCallerSleepsAndIsWokenByItsLatch(SleepProtocol strategy) throws Throwable {
         Watchdog.within("caller asleep, latch set from another thread", () -> {
             try (ForagePool pool = singleThreaded(strategy)) {
                 AtomicReference<ForageLatch> latch = new AtomicReference<>();
@@ -212,8 +212,8 @@ class SingleThreadedPoolTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(SleepStrategies.class)
-    void aJobQueuedFromOutsideWakesASleepingCallerThatRunsIt(SleepStrategies strategy) throws Throwable {
+    @EnumSource(SleepProtocol.class)
+    void aJobQueuedFromOutsideWakesASleepingCallerThatRunsIt(SleepProtocol strategy) throws Throwable {
         Watchdog.within("outside job wakes the caller", () -> {
             try (ForagePool pool = singleThreaded(strategy)) {
                 Thread caller = Thread.currentThread();

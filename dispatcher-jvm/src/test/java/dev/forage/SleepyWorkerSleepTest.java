@@ -19,7 +19,7 @@ class SleepyWorkerSleepTest {
         w0.noWorkFound(); // still sleepy? no: back to awake
         w0.noWorkFound(); // round 0 again: gets sleepy again (it would have slept had it missed the tickle)
         assertEquals(SleepyWord.withSleepyWorker(SleepyWord.AWAKE, 0), s.word());
-        assertEquals(0, w0.counters.sleeps());
+        assertEquals(0, w0.counters.get(PoolCounter.SLEEPS));
     }
 
     @Test
@@ -46,7 +46,7 @@ class SleepyWorkerSleepTest {
             }
         });
         for (FakeWorker w : workers) {
-            assertEquals(1, w.counters.wakeups());
+            assertEquals(1, w.counters.get(PoolCounter.WAKEUPS));
         }
         assertEquals(SleepyWord.AWAKE, s.word());
     }

@@ -35,7 +35,7 @@ class StrategyCorrectnessTest {
     /** Every strategy on a narrow pool and on a wide one (more workers than cores). */
     static Stream<Arguments> strategiesAndSizes() {
         List<Arguments> all = new ArrayList<>();
-        for (SleepStrategies s : SleepStrategies.values()) {
+        for (SleepProtocol s : SleepProtocol.values()) {
             all.add(Arguments.of(s, 2));
             all.add(Arguments.of(s, 8));
         }
@@ -44,7 +44,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void everyJobFromOutsideRunsExactlyOnce(SleepStrategies strategy, int threads) throws Throwable {
+    void everyJobFromOutsideRunsExactlyOnce(SleepProtocol strategy, int threads) throws Throwable {
         withPool("10^5 outside jobs", strategy, threads, pool -> runOutsideJobsExactlyOnce(pool, JOBS));
     }
 
@@ -65,7 +65,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void everyJobFromInsideRunsExactlyOnce(SleepStrategies strategy, int threads) throws Throwable {
+    void everyJobFromInsideRunsExactlyOnce(SleepProtocol strategy, int threads) throws Throwable {
         withPool("10^5 inside jobs", strategy, threads, pool -> {
             AtomicIntegerArray hits = new AtomicIntegerArray(JOBS);
             CountDownLatch done = new CountDownLatch(JOBS);
@@ -106,7 +106,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void barrierJobsFromOutsideTripEveryRound(SleepStrategies strategy, int threads) throws Throwable {
+    void barrierJobsFromOutsideTripEveryRound(SleepProtocol strategy, int threads) throws Throwable {
         // Each round needs every worker at once: a worker left asleep by a lost wake-up hangs the round.
         withPool(BARRIER_ROUNDS + " barrier rounds from outside", strategy, threads, pool -> {
             CyclicBarrier barrier = new CyclicBarrier(threads + 1);
@@ -125,7 +125,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void barrierJobsFromInsideTripEveryRound(SleepStrategies strategy, int threads) throws Throwable {
+    void barrierJobsFromInsideTripEveryRound(SleepProtocol strategy, int threads) throws Throwable {
         // One job pushes the barrier jobs on its own deque; its worker then blocks in one of them, so the others
         // must be stolen by workers that new internal jobs woke up.
         withPool(BARRIER_ROUNDS + " barrier rounds from inside", strategy, threads, pool -> {
@@ -148,7 +148,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void joinAndScopeTreesComputeTheRightResult(SleepStrategies strategy, int threads) throws Throwable {
+    void joinAndScopeTreesComputeTheRightResult(SleepProtocol strategy, int threads) throws Throwable {
         withPool("join and scope trees", strategy, threads, pool -> {
             assertEquals(10946L, pool.install(() -> fib(pool, 21)), "fib(21) by join, installed from outside");
             JoinResult<Long, Long> pair = pool.join(() -> fib(pool, 15), () -> fib(pool, 16));
@@ -198,7 +198,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void aBurstAfterEveryoneSleptWakesEveryWorker(SleepStrategies strategy, int threads) throws Throwable {
+    void aBurstAfterEveryoneSleptWakesEveryWorker(SleepProtocol strategy, int threads) throws Throwable {
         withPool("all asleep, then a burst", strategy, threads, pool -> {
             CyclicBarrier barrier = new CyclicBarrier(threads + 1);
             Runnable waiter = () -> PoolHarness.await(barrier);
@@ -216,7 +216,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void timersFireWhileEveryWorkerSleeps(SleepStrategies strategy, int threads) throws Throwable {
+    void timersFireWhileEveryWorkerSleeps(SleepProtocol strategy, int threads) throws Throwable {
         withPool("timers while all sleep", strategy, threads, pool -> {
             for (int round = 0; round < 3; round++) {
                 awaitAllAsleep(pool, threads);
@@ -238,8 +238,8 @@ class StrategyCorrectnessTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(SleepStrategies.class)
-    void aLatchSetFromOutsideWakesTheOnlyWorker(SleepStrategies strategy) throws Throwable {
+    @EnumSource(SleepProtocol.class)
+    void aLatchSetFromOutsideWakesTheOnlyWorker(SleepProtocol strategy) throws Throwable {
         withPool("latch wake-up, 1 thread", strategy, 1, pool -> {
             AtomicReference<ForageLatch> latch = new AtomicReference<>();
             Thread setter = new Thread(() -> {
@@ -261,8 +261,8 @@ class StrategyCorrectnessTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(SleepStrategies.class)
-    void aStolenJoinHalfWakesItsSleepingOwner(SleepStrategies strategy) throws Throwable {
+    @EnumSource(SleepProtocol.class)
+    void aStolenJoinHalfWakesItsSleepingOwner(SleepProtocol strategy) throws Throwable {
         withPool("latch wake-up by join, 2 threads", strategy, 2, pool -> {
             for (int round = 0; round < 20; round++) {
                 CountDownLatch bStarted = new CountDownLatch(1);
@@ -292,8 +292,8 @@ class StrategyCorrectnessTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(SleepStrategies.class)
-    void aForageLatchSetByAnotherWorkerWakesItsOwner(SleepStrategies strategy) throws Throwable {
+    @EnumSource(SleepProtocol.class)
+    void aForageLatchSetByAnotherWorkerWakesItsOwner(SleepProtocol strategy) throws Throwable {
         withPool("ForageLatch wake-up, 2 threads", strategy, 2, pool -> {
             for (int round = 0; round < 20; round++) {
                 AtomicReference<ForageLatch> latch = new AtomicReference<>();
@@ -315,10 +315,10 @@ class StrategyCorrectnessTest {
     }
 
     @ParameterizedTest(name = "{0} + 20 µs spin")
-    @EnumSource(SleepStrategies.class)
-    void theSpinPhaseInFrontOfAnyStrategyKeepsItsGuarantees(SleepStrategies strategy) throws Throwable {
+    @EnumSource(SleepProtocol.class)
+    void theSpinPhaseInFrontOfAnyStrategyKeepsItsGuarantees(SleepProtocol strategy) throws Throwable {
         int threads = 8;
-        ForagePool pool = ForagePool.builder().threads(threads).sleepStrategy(strategy).spinForWorkNanos(20_000)
+        ForagePool pool = ForagePool.builder().threads(threads).sleepProtocol(strategy).spinForWorkNanos(20_000)
                 .name("spin-" + strategy).build();
         try {
             Watchdog.within("spin phase + " + strategy, () -> pool.statistics().toString(), () -> {
@@ -351,7 +351,7 @@ class StrategyCorrectnessTest {
 
     @ParameterizedTest(name = "{0}, {1} threads")
     @MethodSource("strategiesAndSizes")
-    void closeRunsEverythingAcceptedBeforeIt(SleepStrategies strategy, int threads) throws Throwable {
+    void closeRunsEverythingAcceptedBeforeIt(SleepProtocol strategy, int threads) throws Throwable {
         AtomicInteger outside = new AtomicInteger();
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger timers = new AtomicInteger();

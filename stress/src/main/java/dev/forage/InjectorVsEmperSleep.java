@@ -69,7 +69,7 @@ public class InjectorVsEmperSleep {
     @Actor
     public void sleeper() {
         sleep.noWorkFound(idle, latch, context); // C, V, the block
-        hint = sleep.takeWakeHint(0); // what the next search looks at first
+        hint = idle.takeHint(); // what the next search looks at first
     }
 
     @Arbiter

@@ -10,7 +10,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * Seed 004's spin phase in front of the JEC ({@link SpinForWork} over {@link JecSleep}, as {@code JEC_SPIN}):
+ * Seed 004's spin phase in front of the JEC ({@link SpinForWork} over {@link JecSleep}, as {@code MARL_SPIN}):
  * an injected job against a worker that spins, then goes through the JEC's sleep step. The worker runs the
  * worker loop from its first failed search: search the injector, {@code noWorkFound}, again, until it finds the
  * job. Its first {@code noWorkFound} calls spin ({@code SPIN_NANOS}: 64 looks for visible work, then a yield, per

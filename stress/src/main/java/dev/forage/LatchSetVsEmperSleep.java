@@ -65,6 +65,6 @@ public class LatchSetVsEmperSleep {
         r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
         r.r2 = waker.called ? 1 : 0;
         r.r3 = latch.probe() && sleep.sleepersCount() == 0 && sleep.bufferedHints() == 0
-                && sleep.takeWakeHint(0) == SleepStrategy.NO_HINT;
+                && idle.takeHint() == IdleState.NO_HINT;
     }
 }

@@ -74,6 +74,6 @@ public class LatchSetVsJecNap {
         r.r1 = parked >= 0 ? 1 : 0;
         r.r2 = waker.called ? 1 : 0;
         r.r3 = parked < NAP_NANOS && latch.probe() && sleep.sleepingThreads() == 0 && sleep.idleThreads() == 1
-                && context.counters().naps() == 1 && context.counters().sleeps() == 0;
+                && context.counters().get(PoolCounter.NAPS) == 1 && context.counters().get(PoolCounter.SLEEPS) == 0;
     }
 }

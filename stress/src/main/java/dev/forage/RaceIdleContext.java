@@ -71,7 +71,7 @@ final class RaceIdleContext implements IdleContext {
 
     /** S5 was reached: the sleeper blocked on its condition. */
     boolean blocked() {
-        return stats.sleeps() > 0;
+        return stats.get(PoolCounter.SLEEPS) > 0;
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.forage.bench;
 
-import dev.forage.SleepStrategies;
+import dev.forage.SleepProtocol;
 import dev.forage.bench.Subject.Kind;
 import dev.forage.coroutines.ForageDispatchers;
 import java.util.ArrayList;
@@ -26,13 +26,13 @@ public final class Subjects {
     /** Forage with each other sleep strategy (docs/sleep-strategies.md); added with {@code --strategies}. */
     public static final List<Subject> STRATEGIES = List.of(
             Subject.forage("forage-seed000", "Forage (seed 000)",
-                    b -> b.sleepStrategy(SleepStrategies.SLEEPY_WORKER), ForageDispatchers::from),
+                    b -> b.sleepProtocol(SleepProtocol.RAYON_PRE_RFC5), ForageDispatchers::from),
             Subject.forage("forage-emper", "Forage (EMPER)",
-                    b -> b.sleepStrategy(SleepStrategies.EMPER), ForageDispatchers::from),
+                    b -> b.sleepProtocol(SleepProtocol.EMPER), ForageDispatchers::from),
             Subject.forage("forage-spin", "Forage (JEC + spin)",
-                    b -> b.sleepStrategy(SleepStrategies.JEC_SPIN), ForageDispatchers::from),
+                    b -> b.sleepProtocol(SleepProtocol.MARL_SPIN), ForageDispatchers::from),
             Subject.forage("forage-searchcap", "Forage (JEC + search cap)",
-                    b -> b.sleepStrategy(SleepStrategies.JEC_SEARCH_CAP), ForageDispatchers::from));
+                    b -> b.sleepProtocol(SleepProtocol.SEARCH_CAP), ForageDispatchers::from));
 
     /** Every subject, in the order they alternate. */
     public static final List<Subject> ALL = concat(DEFAULT, STRATEGIES);

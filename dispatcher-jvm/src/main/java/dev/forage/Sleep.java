@@ -2,17 +2,19 @@ package dev.forage;
 
 
 /**
- * The narrow interface between the worker loop and a sleep protocol.
+ * A sleep protocol: who sleeps, and whom to wake. The narrow interface between the worker loop and the
+ * protocol; how a thread actually blocks and is woken is the {@link Parker}'s business.
  *
  * <p>The worker loop (Rayon's {@code wait_until}) calls {@link #startLooking} when its local deque is empty,
  * then, after each failed search of every source, {@link #noWorkFound} (which may block), and
  * {@link #workFound} when a search succeeds or its latch is set. Producers call {@link #newInternalJobs} after a
  * push to a worker's own deque and {@link #newInjectedJobs} after a push to the injector; latches call
- * {@link #notifyWorkerLatchIsSet}. Those five events are all a strategy sees, plus one hook that only seed 003's
- * strategy uses ({@link #takeWakeHint}); a strategy that needs to look at the pool gets a {@link PoolProbe} when
- * it is built. The strategies, and how to select one: {@code docs/sleep-strategies.md}.
+ * {@link #notifyWorkerLatchIsSet}. Those five events, plus the timer watch's deadline change, are all a protocol
+ * sees; one that needs to look at the pool gets a {@link PoolProbe} when it is built, and one with wake-up hints
+ * leaves them in the worker's {@link IdleState}. The default is {@link JecSleep}; the others are comparison
+ * baselines ({@link SleepProtocol}, {@code docs/sleep-strategies.md}).
  *
- * <p>Contract every strategy must keep (the proofs in {@code docs/sleep.md} and the shared test suite check it):
+ * <p>Contract every protocol must keep (the proofs in {@code docs/sleep.md} and the shared test suite check it):
  * <ul>
  *   <li>No lost wake-up for injected jobs: after {@code newInjectedJobs} returns, some worker that is not
  *       blocked will search the injector, or one is being woken.</li>
@@ -21,12 +23,7 @@ package dev.forage;
  *   <li>A worker blocks only inside {@code noWorkFound}, and only with its latch not set.</li>
  * </ul>
  */
-interface SleepStrategy extends SleepWaker {
-    /** {@link #takeWakeHint}: nobody said where the new work is. */
-    int NO_HINT = -1;
-    /** {@link #takeWakeHint}: the new work is in the injector. */
-    int HINT_INJECTOR = -2;
-
+interface Sleep extends SleepWaker {
     /** The worker found nothing locally and starts searching. */
     IdleState startLooking(int workerIndex);
 
@@ -47,14 +44,6 @@ interface SleepStrategy extends SleepWaker {
      * later deadline: make it recompute its deadline without counting it as woken.
      */
     void timerDeadlineChanged(int watcherIndex);
-
-    /**
-     * Worker {@code workerIndex}, on its own thread, found its own deque empty: where does the thread that woke
-     * it say the new work is (seed 003's wake-up hint)? A worker index, {@link #HINT_INJECTOR}, or
-     * {@link #NO_HINT}; each hint is returned once. The worker looks there before it steals from the others.
-     * Strategies without hints return {@link #NO_HINT}.
-     */
-    int takeWakeHint(int workerIndex);
 
     /** Workers counted as sleeping right now (a snapshot, for statistics and tests). */
     int sleepingThreads();

@@ -4,8 +4,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Runs a single-threaded pool (marl's single-threaded worker, seed 004): the pool has no threads, and its one
- * worker runs on whichever thread waits in the pool, until what it waits for is done.
+ * Runs a single-threaded pool (marl's single-threaded worker): the pool has no threads, and its one worker runs
+ * on whichever thread waits in the pool, until what it waits for is done. Its jobs run in submission order: a
+ * job that a job submits goes to the back of the injector, not onto the worker's deque.
  *
  * <p>One thread drives at a time: the worker's deque has one owner. A thread that must wait while another one
  * drives queues its job first (so the driver runs it if it gets there) and then waits until its latch is set or
@@ -15,9 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>The caller's interrupt status is kept: jobs run with a clear flag, as on a worker, and a flag that was set
  * before or during the drive is set again when the drive ends.
  */
-final class CallerDriver {
+final class CallerRunner implements Runner {
     private final Registry registry;
-    private final Worker worker;
+    /** The pool's one worker; set by {@link #start()}, once the registry made it. */
+    private Worker worker;
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled when the driver leaves, a caller latch is set, or the pool shuts down or terminates. */
     private final Condition changed = lock.newCondition();
@@ -26,24 +28,67 @@ final class CallerDriver {
     /** Set by shutdown: a thread waiting for termination before shutdown runs jobs until then. */
     private final SpinLatch shutdownLatch;
 
-    CallerDriver(Registry registry, Worker worker) {
+    CallerRunner(Registry registry) {
         this.registry = registry;
-        this.worker = worker;
-        this.shutdownLatch = newLatch();
+        this.shutdownLatch = new CallerLatch(this, registry.sleep);
+    }
+
+    @Override
+    public int threads() {
+        return 0;
+    }
+
+    @Override
+    public void start() {
+        worker = registry.workers[0];
+    }
+
+    @Override
+    public boolean runsJobsInSubmissionOrder() {
+        return true;
     }
 
     /** A latch owned by the pool's worker whose {@code set} also wakes threads waiting to drive. */
-    SpinLatch newLatch() {
+    @Override
+    public SpinLatch newLatch(Worker owner) {
         return new CallerLatch(this, registry.sleep);
     }
 
-    /** From a thread that is not driving this pool: queues {@code computation} and drives until it is done. */
-    <T> T install(Computation<T> computation) {
-        SpinLatch latch = newLatch();
-        StackJob<T> job = new StackJob<>(computation, latch);
+    /**
+     * The owner created the latch while it drove the pool; if it has left since, it drives again to wait (a
+     * {@code ForageLatch} awaited after its {@code install} returned).
+     */
+    @Override
+    public boolean awaitLatch(Worker owner, SpinLatch latch, long deadline) {
+        if (Worker.current() != owner) {
+            return driveUntil(latch, deadline);
+        }
+        return owner.waitUntil(latch, deadline);
+    }
+
+    /** From a thread that is not driving this pool: queues {@code op} and drives until it is done. */
+    @Override
+    public <T> T inWorkerOutside(final WorkerOp<T> op) {
+        SpinLatch latch = newLatch(worker);
+        StackJob<T> job = new StackJob<>(new Computation<T>() {
+            @Override
+            public T compute() {
+                return op.run(worker);
+            }
+        }, latch);
         registry.inject(job);
         driveUntil(latch, Worker.NO_DEADLINE);
         return job.resultOrThrow();
+    }
+
+    @Override
+    public void shutdownStarted(boolean now) {
+        shutdownChanged();
+    }
+
+    @Override
+    public void lastTimerCancelled() {
+        // Nothing to wake: a thread draining the pool waits for timers only until its own deadline.
     }
 
     /**
@@ -62,14 +107,15 @@ final class CallerDriver {
     }
 
     /** Runs queued jobs, and the jobs they queue, on the calling thread until none is left; returns how many. */
-    int runPending() {
+    @Override
+    public int runPending() {
         if (Worker.current() == worker) {
-            return worker.runUntilIdle(); // called by a job of this pool: we are already driving
+            return runUntilIdle(); // called by a job of this pool: we are already driving
         }
         return drive(null, Worker.NO_DEADLINE, new Drive() {
             @Override
             public int run() {
-                return worker.runUntilIdle();
+                return runUntilIdle();
             }
         });
     }
@@ -78,7 +124,9 @@ final class CallerDriver {
      * From a thread that is not driving: runs jobs until shutdown, then what is left (queued jobs, and timers at
      * their deadlines), until the pool terminates or {@code deadline} passes. Returns whether it terminated.
      */
-    boolean awaitTermination(final long deadline) throws InterruptedException {
+    @Override
+    public boolean awaitTermination(long timeoutNanos) throws InterruptedException {
+        final long deadline = registry.clock.nanoTime() + timeoutNanos;
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before awaitTermination");
         }
@@ -89,12 +137,12 @@ final class CallerDriver {
                 return 0;
             }
         };
-        while (!registry.isTerminated() && System.nanoTime() - deadline < 0) {
+        while (!registry.lifecycle.isTerminated() && registry.clock.nanoTime() - deadline < 0) {
             if (drive(null, deadline, drain) < 0) {
                 break; // terminated, or the deadline passed, while we waited to drive
             }
         }
-        return registry.isTerminated();
+        return registry.lifecycle.isTerminated();
     }
 
     /** What a thread does while it drives. */
@@ -131,16 +179,16 @@ final class CallerDriver {
 
     /** Driving: runs jobs until nothing is queued, in flight or pending as a timer, or the deadline passes. */
     private void drain(long deadline) {
-        if (!registry.isShutdown() && !worker.waitUntil(shutdownLatch, deadline)) {
+        if (!registry.lifecycle.isShutdown() && !worker.waitUntil(shutdownLatch, deadline)) {
             return; // not shut down before the deadline; jobs that came meanwhile ran
         }
         while (true) {
-            worker.runUntilIdle();
-            if (registry.submissionsInFlight()) {
+            runUntilIdle();
+            if (registry.lifecycle.submissionsInFlight()) {
                 Thread.yield(); // an outside submission passed the shutdown check and is about to push
                 continue;
             }
-            if (isDrained() || System.nanoTime() - deadline >= 0) {
+            if (isDrained() || registry.clock.nanoTime() - deadline >= 0) {
                 return;
             }
             // Something is left (a timer not due yet, or a job pushed meanwhile): wait for it as a worker does,
@@ -152,7 +200,7 @@ final class CallerDriver {
     }
 
     /** Shutdown or shutdownNow was called: terminate now if nothing is left, and tell waiting threads. */
-    void shutdownChanged() {
+    private void shutdownChanged() {
         shutdownLatch.set();
         lock.lock();
         try {
@@ -182,7 +230,7 @@ final class CallerDriver {
         lock.lock();
         try {
             while (true) {
-                if (latch != null ? latch.probe() : registry.isTerminated()) {
+                if (latch != null ? latch.probe() : registry.lifecycle.isTerminated()) {
                     return false;
                 }
                 if (driving == null) {
@@ -196,7 +244,7 @@ final class CallerDriver {
                 if (deadline == Worker.NO_DEADLINE) {
                     changed.awaitUninterruptibly();
                 } else {
-                    long nanos = deadline - System.nanoTime();
+                    long nanos = deadline - registry.clock.nanoTime();
                     if (nanos <= 0) {
                         return false;
                     }
@@ -229,27 +277,38 @@ final class CallerDriver {
     /** Lock held. */
     private void tryTerminate() {
         if (driving == null && isDrained()) {
-            registry.markTerminated();
+            registry.lifecycle.markTerminated();
         }
     }
 
+    /** Driving: runs every job that a full search finds until one finds none; returns how many ran. */
+    private int runUntilIdle() {
+        int ran = 0;
+        Runnable job;
+        while ((job = worker.findWork(false, false, IdleState.NO_HINT)) != null) {
+            worker.execute(job);
+            ran++;
+        }
+        return ran;
+    }
+
     private boolean isDrained() {
-        return registry.isShutdown() && !registry.submissionsInFlight() && registry.injector.isEmpty()
+        return registry.lifecycle.isShutdown() && !registry.lifecycle.submissionsInFlight() && registry.injector.isEmpty()
                 && worker.deque.isEmpty() && registry.timers.isEmpty();
     }
 
     /** A latch owned by the single-threaded pool's worker. */
     private static final class CallerLatch extends SpinLatch {
-        private final CallerDriver driver;
+        private final CallerRunner driver;
 
-        CallerLatch(CallerDriver driver, SleepWaker waker) {
+        CallerLatch(CallerRunner driver, SleepWaker waker) {
             super(waker, 0);
             this.driver = driver;
         }
 
         @Override
         public void set() {
-            CallerDriver d = driver; // read before SET: once set, the owner may drop this latch
+            CallerRunner d = driver; // read before SET: once set, the owner may drop this latch
             super.set();
             d.latchSet();
         }

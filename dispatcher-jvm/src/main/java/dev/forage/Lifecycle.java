@@ -1,0 +1,95 @@
+package dev.forage;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One pool's life: running, shut down, terminated. Every face (the pool, its executors, its dispatchers) reads
+ * the state from here, so they all tell the same story whichever face closed the pool.
+ *
+ * <p>Admission: {@link #control} packs a SHUTDOWN bit with the number of outside submissions in flight. An
+ * outside submission {@linkplain #enter() enters} (increments), checks the bit, pushes, and {@linkplain #exit()
+ * exits}; shutdown sets the bit. A worker retires only once the bit is set, no submission is in flight, and a
+ * full search found nothing, so an accepted job is never stranded: a submission that saw the bit clear is
+ * counted until its push is visible.
+ */
+final class Lifecycle {
+    private static final long SHUTDOWN = 1L << 62;
+
+    private final String poolName;
+    /** Padded: every outside submission writes it twice. */
+    private final PaddedAtomicLong control = new PaddedAtomicLong();
+    private final LockLatch terminated = new LockLatch();
+
+    Lifecycle(String poolName) {
+        this.poolName = poolName;
+    }
+
+    /**
+     * An outside submission begins: counts it in flight, and throws if the pool is shut down. Every call that
+     * returns normally must be paired with {@link #exit()}; one that throws counts nothing.
+     */
+    void enter(Object job) {
+        long c = control.getAndIncrement();
+        if ((c & SHUTDOWN) != 0) {
+            control.getAndDecrement();
+            throw rejected(job);
+        }
+    }
+
+    /** The outside submission that {@link #enter} admitted has pushed its job (or given up). */
+    void exit() {
+        control.getAndDecrement();
+    }
+
+    boolean submissionsInFlight() {
+        return (control.get() & ~SHUTDOWN) != 0;
+    }
+
+    /** Sets the SHUTDOWN bit; true for the one call that set it. */
+    boolean startShutdown() {
+        while (true) {
+            long c = control.get();
+            if ((c & SHUTDOWN) != 0) {
+                return false;
+            }
+            if (control.compareAndSet(c, c | SHUTDOWN)) {
+                return true;
+            }
+        }
+    }
+
+    /** Shut down before it started: the pool never ran and must not look alive. */
+    void abortStart() {
+        control.set(SHUTDOWN);
+        terminated.set();
+    }
+
+    boolean isShutdown() {
+        return (control.get() & SHUTDOWN) != 0;
+    }
+
+    boolean isTerminated() {
+        return terminated.probe();
+    }
+
+    /** Every worker has finished: the pool has terminated. Idempotent. */
+    void markTerminated() {
+        terminated.set();
+    }
+
+    boolean awaitTerminated(long timeout, TimeUnit unit) throws InterruptedException {
+        return terminated.await(timeout, unit);
+    }
+
+    /** The exception every face throws for a submission after shutdown. */
+    RejectedExecutionException rejected(Object job) {
+        return new RejectedExecutionException("pool " + poolName + " is shut down and accepts no new jobs (rejected "
+                + job + "); submit before shutdown()/close(), or to a pool that is running");
+    }
+
+    /** "running", "shut down" or "terminated". */
+    String state() {
+        return isTerminated() ? "terminated" : isShutdown() ? "shut down" : "running";
+    }
+}

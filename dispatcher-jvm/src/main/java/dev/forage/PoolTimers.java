@@ -1,0 +1,145 @@
+package dev.forage;
+
+import java.util.List;
+
+/**
+ * A pool's timers without a timer thread: scheduled jobs wait in a {@link TimerQueue}, and due ones move to the
+ * injector as new injected jobs. Whoever looks fires them: a sleeping worker that holds the timer <em>watch</em>
+ * parks only until the earliest deadline, a busy worker checks every {@link Tuning#TIMER_CHECK_INTERVAL} jobs,
+ * and every full search checks once ({@code docs/sleep.md}, "Timers").
+ */
+final class PoolTimers {
+    private final TimerQueue queue = new TimerQueue();
+    private final Registry registry;
+
+    PoolTimers(Registry registry) {
+        this.registry = registry;
+    }
+
+    /** Schedules {@code job} to run once {@code delayNanos} of the pool's clock passed. Any thread. */
+    TimerTask schedule(Runnable job, long delayNanos) {
+        registry.lifecycle.enter(job);
+        try {
+            long now = registry.clock.nanoTime();
+            long delay = Math.max(delayNanos, 0L);
+            long deadline = now + delay;
+            if (deadline - now < 0 || deadline == TimerQueue.NO_DEADLINE) {
+                deadline = now + (Long.MAX_VALUE >> 1); // saturate: about 146 years
+            }
+            TimerTask task = new PoolTimer(this, job, deadline);
+            if (queue.add(task)) {
+                int watcher = queue.watcher();
+                if (watcher != TimerQueue.NO_WATCHER) {
+                    registry.sleep.timerDeadlineChanged(watcher);
+                } else {
+                    // Nobody watches the timers: the same rule as an injected job finds a worker for them.
+                    registry.sleep.newInjectedJobs(1, true);
+                }
+            }
+            return task;
+        } finally {
+            registry.lifecycle.exit();
+        }
+    }
+
+    /** Moves every due timer to the injector; they are new injected jobs. Any thread. */
+    void fireDue() {
+        List<TimerTask> due = queue.pollExpired(registry.clock.nanoTime());
+        if (due == null) {
+            return;
+        }
+        Injector injector = registry.injector;
+        boolean wasEmpty = injector.isEmpty();
+        for (TimerTask t : due) {
+            injector.push(t);
+        }
+        registry.sleep.newInjectedJobs(due.size(), wasEmpty);
+    }
+
+    /**
+     * Worker {@code index}, about to block: takes the watch if timers are pending, and returns how long to park
+     * for them: until the earliest deadline (zero or less when one is due), or {@link Parker#FOREVER} when this
+     * worker does not watch.
+     */
+    long watchNanos(int index) {
+        boolean watching = !queue.isEmpty() && queue.claimWatch(index);
+        // Read the deadline after claiming: a timer scheduled before the claim saw no watcher and may have
+        // woken someone else, so only a read after the claim is sure to include it.
+        long earliest = queue.earliestDeadline();
+        if (!watching || earliest == TimerQueue.NO_DEADLINE) {
+            return Parker.FOREVER;
+        }
+        return Math.max(earliest - registry.clock.nanoTime(), 0L);
+    }
+
+    /** A worker that held the watch became busy: let a sleeper take the watch over. */
+    void handOverWatch(int index) {
+        if (queue.watcher() == index && queue.releaseWatch(index) && !queue.isEmpty()) {
+            registry.sleep.newInjectedJobs(1, true);
+        }
+    }
+
+    /** Pending timers exist and no worker watches them: work a poster may have left to an idle worker. */
+    boolean unwatched() {
+        return !queue.isEmpty() && queue.watcher() == TimerQueue.NO_WATCHER;
+    }
+
+    /** A timer is due now. */
+    boolean anyDue() {
+        long due = queue.earliestDeadline();
+        return due != TimerQueue.NO_DEADLINE && due - registry.clock.nanoTime() <= 0;
+    }
+
+    boolean isEmpty() {
+        return queue.isEmpty();
+    }
+
+    /** The earliest pending deadline, or {@link TimerQueue#NO_DEADLINE}. */
+    long earliestDeadline() {
+        return queue.earliestDeadline();
+    }
+
+    /** Timers pending now: neither fired nor cancelled. */
+    int size() {
+        return queue.size();
+    }
+
+    /** The worker holding the watch, or {@link TimerQueue#NO_WATCHER}; for tests. */
+    int watcher() {
+        return queue.watcher();
+    }
+
+    /** Removes and returns the timers that never fired ({@code shutdownNow}). */
+    List<TimerTask> drainPending() {
+        return queue.drainPending();
+    }
+
+    /**
+     * A timer was cancelled. After shutdown the last worker may be parked only to fire pending timers; once none
+     * is left it must look again and retire, or termination would wait for a deadline that no longer exists.
+     */
+    private void cancelled() {
+        if (registry.lifecycle.isShutdown() && queue.isEmpty()) {
+            registry.runner.lastTimerCancelled();
+        }
+    }
+
+    /** The pool's timers: cancelling one tells the pool. */
+    private static final class PoolTimer extends TimerTask {
+        private final PoolTimers timers;
+
+        PoolTimer(PoolTimers timers, Runnable job, long deadlineNanos) {
+            super(job, deadlineNanos);
+            this.timers = timers;
+        }
+
+        @Override
+        public boolean cancel() {
+            if (!super.cancel()) {
+                return false;
+            }
+            timers.cancelled();
+            return true;
+        }
+    }
+}

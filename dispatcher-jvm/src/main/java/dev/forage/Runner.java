@@ -1,0 +1,56 @@
+package dev.forage;
+
+/**
+ * How a pool's workers get a thread, and everything that depends on it: {@link ThreadedRunner} gives each worker
+ * a thread of its own; {@link CallerRunner} (marl's single-threaded mode) has one worker and no threads, and runs
+ * it on whichever thread waits in the pool. The registry and the worker loop are the same for both; every
+ * difference between the modes is behind this interface.
+ */
+interface Runner {
+    /** Worker threads: 0 when callers run the pool. */
+    int threads();
+
+    /** Starts the workers; called once, after the registry is complete. */
+    void start();
+
+    /**
+     * Whether a worker's fire-and-forget jobs go to the back of the injector instead of its own deque, so that
+     * they run in submission order (the caller-runs mode's promise).
+     */
+    boolean runsJobsInSubmissionOrder();
+
+    /**
+     * The calling thread is not one of this pool's workers: runs {@code op} on one and returns its result (Rayon's
+     * {@code in_worker_cold} from a plain thread, {@code in_worker_cross} from another pool's worker).
+     */
+    <T> T inWorkerOutside(WorkerOp<T> op);
+
+    /** A new latch owned by {@code owner}, for a wait inside the pool ({@code ForageLatch}, {@code scope}). */
+    SpinLatch newLatch(Worker owner);
+
+    /**
+     * Waits on {@code latch}, owned by {@code owner}, as its owner thread: runs jobs until it is set or
+     * {@code deadline} (the pool's clock) passes; returns whether it is set.
+     */
+    boolean awaitLatch(Worker owner, SpinLatch latch, long deadline);
+
+    /** The SHUTDOWN bit was just set; with {@code now}, queued jobs were removed and workers must stop soon. */
+    void shutdownStarted(boolean now);
+
+    /** After shutdown, the last pending timer was cancelled: a worker staying only for timers may retire. */
+    void lastTimerCancelled();
+
+    /**
+     * Waits until the pool terminated or {@code timeoutNanos} passed; returns whether it terminated. Once true,
+     * no thread of the pool is alive.
+     */
+    boolean awaitTermination(long timeoutNanos) throws InterruptedException;
+
+    /** Runs the queued jobs on the calling thread until none is left; returns how many ran. */
+    int runPending();
+
+    /** Code that runs on a worker of the pool, given that worker. */
+    interface WorkerOp<T> {
+        T run(Worker worker);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.forage;
+
+/**
+ * How idle workers of a pool decide to sleep and whom new work wakes. {@link #JEC} is the production protocol
+ * and the default; leave it unless you are measuring. The others are <b>comparison baselines</b>, kept so that
+ * the JEC's advantages can be measured against the designs it is compared with, in the same pool and the same
+ * benchmarks: they run the same jobs with the same guarantees (no job is lost, a set latch always wakes its
+ * owner), and differ in CPU burnt while idle, wake-up latency and throughput. Designs, proofs and measurements:
+ * {@code docs/sleep-strategies.md}.
+ *
+ * <pre>{@code
+ * ForagePool baseline = ForagePool.builder()
+ *         .threads(8)
+ *         .sleepProtocol(SleepProtocol.RAYON_PRE_RFC5)   // to measure against; production: the default, JEC
+ *         .build();
+ * }</pre>
+ */
+public enum SleepProtocol {
+    /**
+     * Rayon's sleep module, the jobs event counter: idle and sleeping counts and the jobs event counter in one
+     * atomic word; posting work wakes only the workers the idle count says are missing. The default, and the
+     * only protocol meant for production.
+     */
+    JEC {
+        @Override
+        Sleep create(Parker[] parkers, PoolProbe probe) {
+            return new JecSleep(parkers, probe);
+        }
+    },
+
+    /**
+     * Comparison baseline: Rayon's pre-RFC-5 sleep module. One sleepy worker at a time in a single atomic word,
+     * and every new job or set latch wakes every sleeper. Simple, and costly at low load on a wide pool: the
+     * protocol the jobs event counter replaced.
+     */
+    RAYON_PRE_RFC5 {
+        @Override
+        Sleep create(Parker[] parkers, PoolProbe probe) {
+            return new SleepyWorkerSleep(parkers.length);
+        }
+    },
+
+    /**
+     * Comparison baseline: EMPER's sleep strategy. A sleepers count that notifiers decrement with CAS loops, and a
+     * wake-up hint telling each woken worker where the new work is (the pushing worker's deque, or the
+     * injector). Here the workers wait on a lock-guarded stand-in for EMPER's pipe, not in the IO subsystem.
+     */
+    EMPER {
+        @Override
+        Sleep create(Parker[] parkers, PoolProbe probe) {
+            return new EmperSleep(parkers.length, probe);
+        }
+    },
+
+    /**
+     * Comparison baseline: the JEC behind marl's spin-for-work phase. An idle worker first spins for
+     * {@code forage.spinForWorkNanos} (50 µs), looking for work, searching and yielding, before the JEC's rounds
+     * start. Lower wake-up latency for bursty work; more CPU while idle.
+     */
+    MARL_SPIN {
+        @Override
+        Sleep create(Parker[] parkers, PoolProbe probe) {
+            return new JecSleep(parkers, probe);
+        }
+
+        @Override
+        long defaultSpinNanos() {
+            return Tuning.SPIN_FOR_WORK_NANOS;
+        }
+    },
+
+    /**
+     * Comparison baseline: the JEC with a cap on searching workers, as Tokio and Go do. At most half the workers
+     * search at once; the others go straight to the sleep step, and the last searcher that finds work wakes one
+     * more.
+     */
+    SEARCH_CAP {
+        @Override
+        Sleep create(Parker[] parkers, PoolProbe probe) {
+            return new SearchCapSleep(parkers, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
+        }
+    };
+
+    /**
+     * The protocol itself, for one worker per parker. Only the JEC protocols block through the parkers; the
+     * lock-based baselines wait on conditions of their own shared lock.
+     */
+    abstract Sleep create(Parker[] parkers, PoolProbe probe);
+
+    /** The spin phase this protocol has unless the builder sets one: none, except for {@link #MARL_SPIN}. */
+    long defaultSpinNanos() {
+        return 0L;
+    }
+
+    /** The protocol with its spin phase: {@code spinNanos} &lt; 0 means this protocol's default. */
+    Sleep create(Parker[] parkers, long spinNanos, PoolProbe probe) {
+        Sleep sleep = create(parkers, probe);
+        long spin = spinNanos < 0 ? defaultSpinNanos() : spinNanos;
+        return spin > 0 ? new SpinForWork(sleep, parkers.length, spin, probe) : sleep;
+    }
+}
