@@ -223,73 +223,14 @@ public final class ForagePool implements Executor, AutoCloseable {
         // going through inWorker would allocate the operation object on every call.
         Worker w = registry.currentWorker();
         if (w != null) {
-            return joinOnWorker(w, a, b);
+            return Join.onWorker(w, a, b);
         }
         return registry.runner.inWorkerOutside(new Runner.WorkerOp<JoinResult<A, B>>() {
             @Override
             public JoinResult<A, B> run(Worker worker) {
-                return joinOnWorker(worker, a, b);
+                return Join.onWorker(worker, a, b);
             }
         });
-    }
-
-    private static <A, B> JoinResult<A, B> joinOnWorker(Worker w, Computation<A> a, Computation<B> b) {
-        SpinLatch latchB = new SpinLatch(w.registry.sleep, w.index); // set by a thief of our own pool
-        StackJob<B> jobB = new StackJob<>(b, latchB);
-        w.push(jobB);
-        A resultA = null;
-        Throwable failureA = null;
-        try {
-            resultA = a.compute();
-        } catch (Throwable t) {
-            failureA = t;
-        }
-        // Usually nobody stole b and it is on top of our deque: take it back and run it here, without its latch
-        // (Rayon's run_inline). Everything else, a theft or jobs pushed above b, is the out-of-line slow path,
-        // which keeps this method small for the JIT: it is inlined into the caller's recursion, and the less it
-        // holds, the less a rare branch met late throws away (docs/benchmarks.md, "The compiler-aware warm-up
-        // and `join`'s inline end").
-        if (!latchB.probe()) {
-            Runnable job = w.takeLocalJob();
-            if (job == jobB) {
-                jobB.runInline();
-                w.counters.jobRun();
-            } else {
-                awaitJob(w, jobB, latchB, job);
-            }
-        }
-        if (failureA != null) {
-            Throwable failureB = jobB.failure();
-            if (failureB != null && failureB != failureA) {
-                failureA.addSuppressed(failureB);
-            }
-            throw Sneaky.rethrow(failureA);
-        }
-        return new JoinResult<>(resultA, jobB.resultOrThrow());
-    }
-
-    /**
-     * The slow end of a join: {@code job} (from our own deque, or null) is not {@code jobB}. Runs our own jobs
-     * until it meets {@code jobB} (then runs it here) or finds none (then waits on b's latch, running other
-     * workers' jobs meanwhile), or until b's latch is set by the thief that ran it.
-     */
-    private static void awaitJob(Worker w, StackJob<?> jobB, SpinLatch latchB, Runnable job) {
-        while (true) {
-            if (job == null) {
-                w.waitUntil(latchB, Worker.NO_DEADLINE);
-                return;
-            }
-            if (job == jobB) {
-                jobB.runInline();
-                w.counters.jobRun();
-                return;
-            }
-            w.execute(job);
-            if (latchB.probe()) {
-                return;
-            }
-            job = w.takeLocalJob();
-        }
     }
 
     /**
