@@ -24,7 +24,10 @@ final class Dispatch implements Runnable {
     private volatile int claimed;
     /** The pool timer of a delayed dispatch, once scheduled. */
     private volatile TimerHandle timer;
-    /** The thread running this dispatch, while it does. Guarded by {@code this}. */
+    /**
+     * The thread running this dispatch's {@link #command}, while it does. Guarded by {@code this}. (A task
+     * tracks its own runner: {@link SubmittedTask#interruptRunner()}.)
+     */
     private Thread runner;
 
     Dispatch(ForageExecutorService service, Runnable command) {
@@ -45,15 +48,19 @@ final class Dispatch implements Runnable {
         if (!claim()) {
             return; // withdrawn by shutdownNow or cancel: it is no longer ours to run
         }
+        if (task != null) {
+            try {
+                task.runDispatched();
+            } finally {
+                service.dispatchEnded(this);
+            }
+            return;
+        }
         synchronized (this) {
             runner = Thread.currentThread();
         }
         try {
-            if (task != null) {
-                task.runDispatched();
-            } else {
-                command.run(); // an exception reaches the pool's uncaught-exception handler, as with execute
-            }
+            command.run(); // an exception reaches the pool's uncaught-exception handler, as with execute
         } finally {
             // Hazard: after this block no interrupter can target this thread for this dispatch any more, so
             // an interrupt meant for it cannot reach the next job (the pool clears the flag after each job).
@@ -100,16 +107,15 @@ final class Dispatch implements Runnable {
     }
 
     /** Interrupts the running thread, if this dispatch is running: shutdownNow. */
-    synchronized void interruptRunner() {
-        if (runner != null) {
-            Waiting.interrupt(runner);
+    void interruptRunner() {
+        if (task != null) {
+            task.interruptRunner();
+            return;
         }
-    }
-
-    /** Wakes the running thread's helping wait after {@code FutureTask.cancel(true)} interrupted it. */
-    synchronized void wakeRunner() {
-        if (runner != null) {
-            Waiting.wake(runner);
+        synchronized (this) {
+            if (runner != null) {
+                Waiting.interrupt(runner);
+            }
         }
     }
 

@@ -33,14 +33,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * }</pre>
  *
  * <h2>Owning a pool, or viewing a shared one</h2>
+ * The pool is the source of truth about its own life: whichever face shuts it down ({@link ForagePool#close()},
+ * {@link ForagePool#shutdown()}, this executor, a Kotlin {@code ForageDispatcher} over it), every executor over
+ * it reports shut down from then on and rejects new tasks.
  * <ul>
- *   <li>{@link #owning(ForagePool)}: the executor is the pool's only face. {@code shutdown()} shuts the pool
- *       down too, {@code shutdownNow()} also returns the pool's own never-started jobs and interrupts its
- *       workers, and {@code awaitTermination} waits until the pool's threads have ended.</li>
+ *   <li>{@link #owning(ForagePool)}: the executor is the pool's face, and its state is the pool's state:
+ *       {@code isShutdown()} and {@code isTerminated()} are the pool's, {@code shutdown()} shuts the pool down,
+ *       {@code shutdownNow()} also returns the pool's own never-started jobs and interrupts its workers, and
+ *       {@code awaitTermination} waits until the pool's threads have ended. It keeps no books of its own for
+ *       {@code execute}, which costs what {@link ForagePool#execute} costs plus one read of the pool's
+ *       shutdown state.</li>
  *   <li>{@link #viewOf(ForagePool)}: one of possibly many executors over a shared pool (for example
  *       {@link ForagePool#commonPool()}). Its life cycle is its own: {@code shutdown()} only stops <i>this
  *       view</i> accepting tasks, {@code shutdownNow()} withdraws and interrupts only this view's tasks, and
- *       {@code awaitTermination} waits only for the tasks this view accepted. The pool keeps running.</li>
+ *       {@code awaitTermination} waits only for the tasks this view accepted. The pool keeps running. A view
+ *       over a pool that was shut down is shut down too, and terminated once its tasks ended or the pool
+ *       terminated (whoever called {@link ForagePool#shutdownNow()} got the tasks that never started).</li>
  * </ul>
  *
  * <h2>Contract details</h2>
@@ -67,18 +75,28 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     private static final long SHUTDOWN = 1L << 62;
     /** Delays and periods are capped here so that deadline arithmetic cannot overflow (about 73 years). */
     private static final long MAX_NANOS = Long.MAX_VALUE >> 2;
+    /**
+     * How often a view's {@code awaitTermination} looks whether its pool terminated, once the pool is shut
+     * down: the pool has no termination callback, and tasks that the pool's {@code shutdownNow} took away never
+     * end for the view. Only that case polls; a view whose tasks end is woken by the last one.
+     */
+    private static final long POOL_TERMINATION_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final ForagePool pool;
     private final boolean ownsPool;
     /**
-     * SHUTDOWN bit plus the number of live dispatches (queued, waiting in a timer, or running). A submission
-     * increments and then checks the bit; shutdown sets the bit and then checks the count (as the pool's own
-     * admission does), so a task is either rejected or counted before termination is decided.
+     * Views only: SHUTDOWN bit plus the number of live dispatches (queued, waiting in a timer, or running). A
+     * submission increments and then checks the bit; shutdown sets the bit and then checks the count (as the
+     * pool's own admission does), so a task is either rejected or counted before termination is decided. An
+     * owning executor leaves it at zero: the pool's own word is its state.
      */
     private final AtomicLong control = new AtomicLong();
-    /** The live dispatches, for shutdownNow and for cancelling periodic tasks at shutdown. */
+    /**
+     * The live dispatches: a view's all of them (for shutdownNow and for cancelling periodic tasks at shutdown);
+     * an owning executor's delayed and periodic ones only (its immediate tasks go to the pool as they are).
+     */
     private final Set<Dispatch> dispatches = ConcurrentHashMap.newKeySet();
-    /** Released once shut down with no live dispatch; awaitTermination waits on it. */
+    /** Views only: released once shut down with no live dispatch; awaitTermination waits on it. */
     private final LatchStack drained = new LatchStack();
 
     private ForageExecutorService(ForagePool pool, boolean ownsPool) {
@@ -87,8 +105,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     }
 
     /**
-     * An executor that owns {@code pool}: shutting the executor down shuts the pool down, and termination
-     * means the pool's threads have ended. Do not share the pool with other owners.
+     * An executor that owns {@code pool}: its state is the pool's (shutting either down shuts both down, and
+     * termination means the pool's threads have ended). Do not give the pool to another owner.
      *
      * <pre>{@code
      * ForageExecutorService executor = ForageExecutorService.owning(ForagePool.builder().threads(8).build());
@@ -111,7 +129,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
 
     /**
      * An executor over a shared {@code pool} with a life cycle of its own: shutting it down stops only this
-     * view, and awaiting its termination waits only for the tasks it accepted.
+     * view, and awaiting its termination waits only for the tasks it accepted. When the pool itself is shut
+     * down (by its owner, through any face), the view is shut down too.
      *
      * <pre>{@code
      * ForageExecutorService requests = ForageExecutorService.viewOf(ForagePool.commonPool());
@@ -152,37 +171,64 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     /**
      * Runs {@code command} on the pool. An exception it throws goes to the pool's uncaught-exception handler.
      *
-     * @throws RejectedExecutionException after shutdown, or when the pool itself no longer accepts jobs
+     * @throws RejectedExecutionException after shutdown (of this executor, or of its pool through any face),
+     *     also when called from a task running on the pool
      */
     @Override
     public void execute(Runnable command) {
-        Checks.notNull(command, "execute", "command");
-        dispatchNow(new Dispatch(this, command), command);
+        notNull(command, "execute", "command");
+        if (ownsPool) {
+            executeOwned(command, command);
+        } else {
+            dispatchNow(new Dispatch(this, command), command);
+        }
     }
 
     @Override
     public <T> Future<T> submit(Callable<T> task) {
-        Checks.notNull(task, "submit", "task");
-        return dispatchNow(new SubmittedTask<>(task));
+        notNull(task, "submit", "task");
+        return dispatch(new SubmittedTask<>(task));
     }
 
     @Override
     public Future<?> submit(Runnable task) {
-        Checks.notNull(task, "submit", "task");
-        return dispatchNow(new SubmittedTask<Void>(task, null));
+        notNull(task, "submit", "task");
+        return dispatch(new SubmittedTask<Void>(task, null));
     }
 
     @Override
     public <T> Future<T> submit(Runnable task, T result) {
-        Checks.notNull(task, "submit", "task");
-        return dispatchNow(new SubmittedTask<>(task, result));
+        notNull(task, "submit", "task");
+        return dispatch(new SubmittedTask<>(task, result));
     }
 
-    private <T> SubmittedTask<T> dispatchNow(SubmittedTask<T> task) {
-        Dispatch d = new Dispatch(this, task);
-        task.current = d;
-        dispatchNow(d, task);
+    /** Hands {@code task} to the pool now (invokeAll creates its tasks first and dispatches them after). */
+    <T> SubmittedTask<T> dispatch(SubmittedTask<T> task) {
+        if (ownsPool) {
+            executeOwned(task, task);
+        } else {
+            Dispatch d = new Dispatch(this, task);
+            task.current = d;
+            dispatchNow(d, task);
+        }
         return task;
+    }
+
+    /**
+     * The owning executor's whole submission path: the pool's own admission, plus one read of its shutdown
+     * state. The read is for tasks submitted by running tasks, which the pool accepts until it drains (its
+     * jobs may need them) and the ExecutorService contract rejects once shut down. A submission that races
+     * with shutdown is either rejected or runs, as it is for the pool itself.
+     */
+    private void executeOwned(Runnable job, Object what) {
+        if (pool.isShutdown()) {
+            throw rejectedAfterShutdown(what, null);
+        }
+        try {
+            pool.execute(job);
+        } catch (RejectedExecutionException e) {
+            throw rejectedAfterShutdown(what, e);
+        }
     }
 
     private void dispatchNow(Dispatch d, Object what) {
@@ -203,10 +249,15 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         return Invocations.invokeAll(this, tasks, Waiting.FOREVER);
     }
 
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}: one future per
+     * task, in the tasks' order, every one done on return; those not done by the timeout are cancelled (a
+     * timeout of zero or less cancels every task not done at once).
+     */
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
-        Checks.notNull(unit, "invokeAll", "unit");
+        notNull(unit, "invokeAll", "unit");
         return Invocations.invokeAll(this, tasks, clampNanos(unit.toNanos(timeout)));
     }
 
@@ -222,7 +273,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        Checks.notNull(unit, "invokeAny", "unit");
+        notNull(unit, "invokeAny", "unit");
         return Invocations.invokeAny(this, tasks, clampNanos(unit.toNanos(timeout)));
     }
 
@@ -234,8 +285,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        Checks.notNull(command, "schedule", "command");
-        Checks.notNull(unit, "schedule", "unit");
+        notNull(command, "schedule", "command");
+        notNull(unit, "schedule", "unit");
         long nanos = clampNanos(unit.toNanos(delay));
         return scheduleFirstRun(new ScheduledTask<Void>(this, command, null, System.nanoTime() + nanos, 0L), nanos);
     }
@@ -243,8 +294,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     /** Runs {@code callable} once after {@code delay}, from the pool's timers. */
     @Override
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
-        Checks.notNull(callable, "schedule", "callable");
-        Checks.notNull(unit, "schedule", "unit");
+        notNull(callable, "schedule", "callable");
+        notNull(unit, "schedule", "unit");
         long nanos = clampNanos(unit.toNanos(delay));
         return scheduleFirstRun(new ScheduledTask<>(this, callable, System.nanoTime() + nanos), nanos);
     }
@@ -253,7 +304,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      * Runs {@code command} after {@code initialDelay} and then every {@code period} (measured from the
      * scheduled start of each run, so runs do not drift; a late run is followed at once by the next due one,
      * never overlapping). It stops when a run throws (the future then holds the exception), when the future
-     * is cancelled, or at shutdown.
+     * is cancelled, or at shutdown (a run in progress then finishes first).
      *
      * @throws IllegalArgumentException if {@code period} is not positive
      */
@@ -275,10 +326,11 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
 
     private ScheduledFuture<?> schedulePeriodic(String method, String what, Runnable command, long initialDelay,
             long every, TimeUnit unit, boolean fixedRate) {
-        Checks.notNull(command, method, "command");
-        Checks.notNull(unit, method, "unit");
+        notNull(command, method, "command");
+        notNull(unit, method, "unit");
         if (every <= 0) {
-            throw new IllegalArgumentException(method + ": " + what + " must be > 0, was " + every + " " + unit);
+            throw new IllegalArgumentException(method + " on the " + who() + ": " + what + " must be > 0, was "
+                    + every + " " + unit);
         }
         long nanos = clampNanos(unit.toNanos(initialDelay));
         long everyNanos = Math.max(1L, clampNanos(unit.toNanos(every)));
@@ -288,7 +340,13 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     }
 
     private <V> ScheduledTask<V> scheduleFirstRun(ScheduledTask<V> task, long delayNanos) {
-        admit(task);
+        if (ownsPool) {
+            if (pool.isShutdown()) {
+                throw rejectedAfterShutdown(task, null);
+            }
+        } else {
+            admit(task);
+        }
         Dispatch d = new Dispatch(this, task);
         task.current = d;
         dispatches.add(d);
@@ -296,7 +354,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
             d.setTimer(pool.schedule(d, delayNanos, TimeUnit.NANOSECONDS));
         } catch (RejectedExecutionException e) {
             d.withdraw();
-            throw poolRejected(task, e);
+            throw ownsPool ? rejectedAfterShutdown(task, e) : poolRejected(task, e);
         }
         return task;
     }
@@ -306,7 +364,9 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      * the count cannot reach zero meanwhile; the task re-checks shutdown itself). False if the pool rejects it.
      */
     boolean scheduleNextRun(Dispatch d, long delayNanos) {
-        control.incrementAndGet();
+        if (!ownsPool) {
+            control.incrementAndGet();
+        }
         dispatches.add(d);
         try {
             d.setTimer(pool.schedule(d, delayNanos, TimeUnit.NANOSECONDS));
@@ -317,26 +377,29 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         }
     }
 
-    // Accounting.
+    // Accounting (a view's; an owning executor's state is its pool's).
 
     private void admit(Object what) {
         long c = control.getAndIncrement();
         if ((c & SHUTDOWN) != 0) {
             release();
-            throw new RejectedExecutionException(this + " is shut down and accepts no new tasks (rejected " + what
-                    + "); submit before shutdown()/close(), or to an executor that is running");
+            throw rejectedAfterShutdown(what, null);
         }
-    }
-
-    private RejectedExecutionException poolRejected(Object what, RejectedExecutionException cause) {
-        return new RejectedExecutionException(this + " cannot run " + what + ": its pool rejected it ("
-                + cause.getMessage() + ")", cause);
+        if (pool.isShutdown()) {
+            // A task running on the pool would still get in (the pool accepts its workers' jobs until it
+            // drains); a view over a shut-down pool is shut down, whichever face shut the pool down.
+            release();
+            shutdown();
+            throw poolRejected(what, null);
+        }
     }
 
     /** A dispatch ended: it ran, or it was withdrawn. Exactly once per dispatch (its claim). */
     void dispatchEnded(Dispatch d) {
         dispatches.remove(d);
-        release();
+        if (!ownsPool) {
+            release();
+        }
     }
 
     private void release() {
@@ -361,22 +424,38 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         }
     }
 
+    /**
+     * Adopts the pool's shutdown, whichever face shut the pool down: a view shuts itself down, and either kind
+     * cancels its periodic tasks still waiting in a timer (the pool cannot tell this executor; without this, an
+     * hourly task would keep the shut-down pool's last worker alive until its next deadline).
+     */
+    private void followPool() {
+        if (ownsPool ? !dispatches.isEmpty() : (control.get() & SHUTDOWN) == 0) {
+            if (pool.isShutdown()) {
+                shutdown();
+            }
+        }
+    }
+
     // Life cycle.
 
     /**
      * Stops accepting tasks; accepted ones still run, one-shot delayed ones at their deadlines; periodic tasks
-     * are cancelled. An owning executor shuts its pool down too; a view leaves the pool running. Idempotent.
+     * are cancelled (one whose run is in progress once that run ends). An owning executor shuts its pool down
+     * too; a view leaves the pool running. Idempotent.
      */
     @Override
     public void shutdown() {
-        markShutdown();
+        if (ownsPool) {
+            pool.shutdown(); // first: a periodic run that ends from now on sees it and stops (ScheduledTask)
+        } else {
+            markShutdown();
+        }
         for (Dispatch d : dispatches) {
-            if (d.isPeriodic()) {
+            // Only the runs still waiting in a timer: a run in progress finishes, then cancels its task.
+            if (d.isPeriodic() && d.withdraw()) {
                 d.task().cancel(false);
             }
-        }
-        if (ownsPool) {
-            pool.shutdown();
         }
     }
 
@@ -388,71 +467,95 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public List<Runnable> shutdownNow() {
+        List<Runnable> neverStarted = new ArrayList<>();
+        if (ownsPool) {
+            for (Runnable job : pool.shutdownNow()) { // also cancels the timers and interrupts every worker
+                if (job instanceof Dispatch) {
+                    Dispatch d = (Dispatch) job;
+                    if (d.withdraw()) {
+                        neverStarted.add(d.reported());
+                    }
+                } else if (!(job instanceof SubmittedTask) || !((SubmittedTask<?>) job).isDone()) {
+                    neverStarted.add(job); // a task cancelled before it started is not handed back
+                }
+            }
+            for (Dispatch d : dispatches) {
+                if (d.withdraw()) { // a periodic task's next run that slipped in meanwhile
+                    neverStarted.add(d.reported());
+                }
+            }
+            // The pool interrupted its workers; wake the helping waits that the jobs run meanwhile hid it from.
+            Waiting.wakeAllIn(pool);
+            return neverStarted;
+        }
         markShutdown();
         // Withdraw everything first, interrupt second: an interrupted task ends and frees its worker, which
         // would otherwise start queued tasks that this pass has not withdrawn yet.
-        List<Runnable> neverStarted = new ArrayList<>();
         for (Dispatch d : dispatches) {
             if (d.withdraw()) {
                 neverStarted.add(d.reported());
             }
         }
-        if (ownsPool) {
-            for (Runnable job : pool.shutdownNow()) { // also interrupts every worker
-                if (job instanceof Dispatch) {
-                    Dispatch d = (Dispatch) job;
-                    if (d.withdraw()) { // one that slipped in meanwhile (a periodic task's next run)
-                        neverStarted.add(d.reported());
-                    }
-                } else {
-                    neverStarted.add(job);
-                }
-            }
-        }
         for (Dispatch d : dispatches) {
             d.interruptRunner(); // a no-op unless it is running
-        }
-        if (ownsPool) {
-            // The pool interrupted its workers; wake the helping waits that the jobs run meanwhile hid it from.
-            Waiting.wakeAllIn(pool);
         }
         return neverStarted;
     }
 
+    /** True once this executor, or (for either kind) its pool through any face, was shut down. */
     @Override
     public boolean isShutdown() {
-        return (control.get() & SHUTDOWN) != 0;
-    }
-
-    /** True once shut down and every accepted task ended (and, when owning, the pool's threads have ended). */
-    @Override
-    public boolean isTerminated() {
-        return drained.isReleased() && (!ownsPool || pool.isTerminated());
+        followPool();
+        return ownsPool ? pool.isShutdown() : (control.get() & SHUTDOWN) != 0;
     }
 
     /**
-     * Waits until {@linkplain #isTerminated() terminated} or the timeout elapses. On a worker of a view's pool
-     * it keeps running other jobs while it waits.
+     * True once shut down and every accepted task ended: for an owning executor, once the pool terminated (its
+     * threads have ended); for a view, once its tasks ended or its pool terminated.
+     */
+    @Override
+    public boolean isTerminated() {
+        followPool();
+        // A terminated pool runs nothing more, so a view over it is terminated too (and shut down: followPool).
+        return ownsPool ? pool.isTerminated() : drained.isReleased() || pool.isTerminated();
+    }
+
+    /**
+     * Waits until {@linkplain #isTerminated() terminated} or the timeout elapses (a timeout of zero or less
+     * does not wait). On a worker of a view's pool it keeps running other jobs while it waits.
      *
      * @throws IllegalStateException if this executor owns the pool and the caller is one of its workers (it
      *     would wait for itself)
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        Checks.notNull(unit, "awaitTermination", "unit");
-        if (ownsPool && pool.isCurrentThreadWorker() && !pool.isTerminated()) {
-            throw new IllegalStateException("awaitTermination called on a worker of " + pool + ", which " + this
-                    + " owns: it would wait for itself; call it from a thread outside the pool");
+        notNull(unit, "awaitTermination", "unit");
+        followPool();
+        if (ownsPool) {
+            if (pool.isCurrentThreadWorker() && !pool.isTerminated()) {
+                throw new IllegalStateException("awaitTermination called on a worker of the " + who()
+                        + ": it would wait for itself; call it from a thread outside the pool");
+            }
+            return pool.awaitTermination(Math.max(timeout, 0L), unit);
         }
         long nanos = clampNanos(unit.toNanos(timeout));
+        if (!pool.isShutdown() || pool.isCurrentThreadWorker()) {
+            return Waiting.await(drained, nanos);
+        }
+        // The pool is shut down: its termination also ends this view (see POOL_TERMINATION_POLL_NANOS).
         long deadline = System.nanoTime() + nanos;
-        if (!Waiting.await(drained, nanos)) {
-            return false;
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (Waiting.await(drained, Math.max(Math.min(left, POOL_TERMINATION_POLL_NANOS), 0L))) {
+                return true;
+            }
+            if (pool.isTerminated()) {
+                return true;
+            }
+            if (left <= 0) {
+                return false;
+            }
         }
-        if (ownsPool) {
-            return pool.awaitTermination(Math.max(deadline - System.nanoTime(), 0L), TimeUnit.NANOSECONDS);
-        }
-        return true;
     }
 
     /**
@@ -484,10 +587,35 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
 
     @Override
     public String toString() {
-        long c = control.get();
-        return "ForageExecutorService[" + (ownsPool ? "owning " : "view of ") + pool.name() + ", "
-                + (isTerminated() ? "terminated" : (c & SHUTDOWN) != 0 ? "shut down" : "running")
-                + ", tasks=" + (c & ~SHUTDOWN) + "]";
+        String state = isTerminated() ? "terminated" : isShutdown() ? "shut down" : "running";
+        if (ownsPool) {
+            return "ForageExecutorService[owning pool " + pool.name() + ", " + state + "]";
+        }
+        return "ForageExecutorService[view of pool " + pool.name() + ", " + state + ", tasks="
+                + (control.get() & ~SHUTDOWN) + "]";
+    }
+
+    // Messages: each names the pool, as the pool's own messages do ("pool NAME").
+
+    /** "executor owning pool NAME" or "view of pool NAME". */
+    String who() {
+        return (ownsPool ? "executor owning pool " : "view of pool ") + pool.name();
+    }
+
+    void notNull(Object value, String method, String name) {
+        if (value == null) {
+            throw new NullPointerException(method + " on the " + who() + ": " + name + " must not be null");
+        }
+    }
+
+    private RejectedExecutionException rejectedAfterShutdown(Object what, RejectedExecutionException cause) {
+        return new RejectedExecutionException("the " + who() + " is shut down and accepts no new tasks (rejected "
+                + what + "); submit before shutdown()/close(), or to an executor that is running", cause);
+    }
+
+    private RejectedExecutionException poolRejected(Object what, RejectedExecutionException cause) {
+        return new RejectedExecutionException("the " + who() + " cannot run " + what + ": its pool rejected it "
+                + "(pool " + pool.name() + " is shut down, so this view is shut down too)", cause);
     }
 
     private static long clampNanos(long nanos) {

@@ -47,12 +47,14 @@ import java.util.function.Supplier;
  * class also overrides every stage-returning method of Java 8 to return a {@code ForageFuture} and every
  * executor-less {@code *Async} method to use the pool. {@link #orTimeout}, {@link #completeOnTimeout},
  * {@link #completeAsync(Supplier)} and {@link #copy()} are Java 9 methods, provided here for Java 8 and
- * replacing the JDK's on Java 9+ so that timeouts fire from the pool's timers.
+ * replacing the JDK's on Java 9+ so that timeouts fire from the pool's timers; they too return a
+ * {@code ForageFuture}, also when called through a {@code CompletableFuture} reference (the JDK's signature
+ * is kept by bridge methods, see the package-private superclass).
  *
  * <p>The stage methods below behave as documented in {@link CompletableFuture} and {@link CompletionStage};
  * only the return type (and, for the executor-less {@code *Async} methods, the executor) differs.
  */
-public final class ForageFuture<T> extends CompletableFuture<T> {
+public final class ForageFuture<T> extends ForageFutureBase<T> {
     @SuppressWarnings("rawtypes")
     private static final AtomicReferenceFieldUpdater<ForageFuture, LatchStack> WAITERS =
             AtomicReferenceFieldUpdater.newUpdater(ForageFuture.class, LatchStack.class, "waiters");
@@ -180,7 +182,7 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
             throw new NullPointerException("get: unit must not be null");
         }
         if (!isDone() && Waiting.onWorker()) {
-            if (!Waiting.await(waiters(), unit.toNanos(timeout)) && !isDone()) {
+            if (!Waiting.await(waiters(), Waiting.timeoutNanos(timeout, unit)) && !isDone()) {
                 throw new TimeoutException("ForageFuture not complete after " + timeout + " " + unit);
             }
             return super.get();
@@ -197,13 +199,14 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
      *
      * <pre>{@code
      * ForageFuture<Reply> reply = ForageFutures.supplyAsync(this::slowCall, pool);
-     * reply.orTimeout(1, TimeUnit.SECONDS)          // returns reply itself (typed CompletableFuture, as in the JDK)
-     *         .exceptionally(e -> fallback());   // e is the TimeoutException itself
+     * ForageFuture<Reply> safe = reply.orTimeout(1, TimeUnit.SECONDS)  // reply itself, still a ForageFuture
+     *         .exceptionally(e -> fallback());                         // e is the TimeoutException itself
      * }</pre>
      *
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
-    public CompletableFuture<T> orTimeout(long timeout, TimeUnit unit) {
+    @Override
+    public ForageFuture<T> orTimeout(long timeout, TimeUnit unit) {
         return ForageFutures.orTimeout(this, timeout, unit, pool);
     }
 
@@ -211,19 +214,27 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
      * Completes this future with {@code value} if nothing else completed it within {@code timeout}; returns
      * this future. Timed by the pool's timers, as {@link #orTimeout}.
      *
+     * <pre>{@code
+     * ForageFuture<Prices> prices = ForageFutures.supplyAsync(this::fetchPrices, pool)
+     *         .completeOnTimeout(Prices.CACHED, 100, TimeUnit.MILLISECONDS);
+     * }</pre>
+     *
      * @throws java.util.concurrent.RejectedExecutionException if the pool is shut down
      */
-    public CompletableFuture<T> completeOnTimeout(T value, long timeout, TimeUnit unit) {
+    @Override
+    public ForageFuture<T> completeOnTimeout(T value, long timeout, TimeUnit unit) {
         return ForageFutures.completeOnTimeout(this, value, timeout, unit, pool);
     }
 
     /** Completes this future with {@code supplier}'s value, computed on the pool; returns this future. */
-    public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier) {
+    @Override
+    public ForageFuture<T> completeAsync(Supplier<? extends T> supplier) {
         return completeAsync(supplier, pool);
     }
 
     /** Completes this future with {@code supplier}'s value, computed on {@code executor}; returns this future. */
-    public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier, Executor executor) {
+    @Override
+    public ForageFuture<T> completeAsync(Supplier<? extends T> supplier, Executor executor) {
         if (supplier == null || executor == null) {
             throw new NullPointerException("completeAsync: supplier and executor must not be null (supplier="
                     + supplier + ", executor=" + executor + ")");
@@ -236,7 +247,8 @@ public final class ForageFuture<T> extends CompletableFuture<T> {
      * A new future completed with this one's value, or exceptionally with a {@link CompletionException}
      * around this one's failure; completing it does not complete this one.
      */
-    public CompletableFuture<T> copy() {
+    @Override
+    public ForageFuture<T> copy() {
         return thenApply(value -> value);
     }
 

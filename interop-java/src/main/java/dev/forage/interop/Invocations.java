@@ -21,22 +21,32 @@ final class Invocations {
     private Invocations() {
     }
 
-    /** Submits every task, waits for all (or the timeout), cancels what is left, returns the futures. */
+    /**
+     * Creates one future per task (a null task throws before anything runs), dispatches them in order until
+     * the timeout, waits for all (or the timeout), cancels what is not done, and returns every future in the
+     * tasks' order. An expired timeout cancels the tasks not dispatched yet, as it cancels the unfinished ones.
+     */
     static <T> List<Future<T>> invokeAll(ForageExecutorService executor, Collection<? extends Callable<T>> tasks,
             long timeoutNanos) throws InterruptedException {
-        if (tasks == null) {
-            throw new NullPointerException("invokeAll: tasks must not be null");
-        }
+        executor.notNull(tasks, "invokeAll", "tasks");
         boolean timed = timeoutNanos != Waiting.FOREVER;
         long deadline = timed ? System.nanoTime() + timeoutNanos : 0L;
-        List<Future<T>> futures = new ArrayList<>(tasks.size());
+        List<SubmittedTask<T>> created = new ArrayList<>(tasks.size());
+        for (Callable<T> task : tasks) {
+            if (task == null) {
+                throw new NullPointerException("invokeAll on the " + executor.who() + ": tasks must not contain "
+                        + "null (element " + created.size() + " is null)");
+            }
+            created.add(new SubmittedTask<>(task));
+        }
+        List<Future<T>> futures = new ArrayList<Future<T>>(created);
         boolean allDone = false;
         try {
-            for (Callable<T> task : tasks) {
-                futures.add(executor.submit(task)); // a null task throws here, and the rest are cancelled
+            for (SubmittedTask<T> task : created) {
                 if (timed && System.nanoTime() - deadline >= 0) {
-                    return futures; // the timeout elapsed while submitting: the finally cancels the others
+                    return futures; // the timeout elapsed while dispatching: the finally cancels the rest
                 }
+                executor.dispatch(task);
             }
             for (Future<T> f : futures) {
                 if (f.isDone()) {
@@ -69,28 +79,30 @@ final class Invocations {
      */
     static <T> T invokeAny(ForageExecutorService executor, Collection<? extends Callable<T>> tasks,
             long timeoutNanos) throws InterruptedException, ExecutionException, TimeoutException {
-        if (tasks == null) {
-            throw new NullPointerException("invokeAny: tasks must not be null");
-        }
+        executor.notNull(tasks, "invokeAny", "tasks");
         int n = tasks.size();
         if (n == 0) {
-            throw new IllegalArgumentException("invokeAny: tasks must not be empty (there is nothing to return)");
+            throw new IllegalArgumentException("invokeAny on the " + executor.who() + ": tasks must not be empty "
+                    + "(there is nothing to return)");
+        }
+        for (Callable<T> task : tasks) {
+            if (task == null) {
+                throw new NullPointerException("invokeAny on the " + executor.who() + ": tasks must not contain "
+                        + "null");
+            }
         }
         FirstSuccess<T> outcome = new FirstSuccess<>(n);
         List<Future<T>> futures = new ArrayList<>(n);
         try {
             for (Callable<T> task : tasks) {
-                if (task == null) {
-                    throw new NullPointerException("invokeAny: tasks must not contain null");
-                }
                 if (outcome.result.isDone()) {
                     break; // a winner already: no need to start the rest
                 }
                 futures.add(executor.submit(outcome.track(task)));
             }
             if (!Waiting.await(outcome.decided, timeoutNanos)) {
-                throw new TimeoutException("invokeAny: no task succeeded within " + timeoutNanos + " ns ("
-                        + outcome.failures.get() + " of " + n + " failed)");
+                throw new TimeoutException("invokeAny on the " + executor.who() + ": no task succeeded within "
+                        + timeoutNanos + " ns (" + outcome.failures.get() + " of " + n + " failed)");
             }
             return outcome.get();
         } finally {

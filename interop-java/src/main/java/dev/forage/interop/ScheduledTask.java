@@ -48,7 +48,9 @@ final class ScheduledTask<V> extends SubmittedTask<V> implements RunnableSchedul
 
     /**
      * Runs this period, and schedules the next one if the task goes on. Only one dispatch of a task is ever
-     * live, so runs never overlap.
+     * live, so runs never overlap. After shutdown (of the executor, or of its pool through any face) a periodic
+     * task starts no new run; a run already in progress finishes, and the task is cancelled after it, as
+     * {@code ScheduledThreadPoolExecutor} does by default.
      */
     @Override
     void runDispatched() {
@@ -56,7 +58,18 @@ final class ScheduledTask<V> extends SubmittedTask<V> implements RunnableSchedul
             run();
             return;
         }
-        if (!runAndReset()) {
+        if (service.isShutdown()) {
+            cancel(false); // fired after shutdown: a periodic task runs no more
+            return;
+        }
+        boolean goesOn;
+        enter();
+        try {
+            goesOn = runAndReset();
+        } finally {
+            exit();
+        }
+        if (!goesOn) {
             return; // it threw (the future holds the exception) or was cancelled
         }
         if (service.isShutdown()) {

@@ -10,12 +10,17 @@ import java.util.concurrent.TimeoutException;
  * The future of a task submitted to a {@link ForageExecutorService}: a {@link FutureTask} (so run, cancel and
  * get keep their well-known semantics) whose {@code get} helps on a pool worker instead of blocking it, and
  * whose {@code cancel} takes a never-started task back from the pool at once.
+ *
+ * <p>An owning executor hands the task itself to the pool (the pool calls {@link #run()}); a view wraps it in a
+ * {@link Dispatch} first (which calls {@link #runDispatched()}), so that it can count and withdraw it.
  */
 class SubmittedTask<V> extends FutureTask<V> {
     /** The dispatch that currently carries this task to the pool (the latest one for a periodic task). */
     volatile Dispatch current;
     /** Workers helping in {@code get} (other threads block in FutureTask.get); released when done. */
     private final LatchStack waiters = new LatchStack();
+    /** The thread running this task, while it does. Guarded by {@code this}. */
+    private Thread runner;
 
     SubmittedTask(Callable<V> callable) {
         super(callable);
@@ -25,9 +30,44 @@ class SubmittedTask<V> extends FutureTask<V> {
         super(runnable, result);
     }
 
-    /** Runs the task for its dispatch (the pool-side run; {@link #run()} stays the user's). */
+    /** Runs the task for its dispatch (the pool-side run through a {@link Dispatch}). */
     void runDispatched() {
         run();
+    }
+
+    /** As {@link FutureTask#run()}, recording the running thread for {@link #cancel(boolean) cancel(true)}. */
+    @Override
+    public void run() {
+        enter();
+        try {
+            super.run();
+        } finally {
+            exit();
+        }
+    }
+
+    /** Records the calling thread as the runner. Pair with {@link #exit()} in a finally block. */
+    final void enter() {
+        synchronized (this) {
+            runner = Thread.currentThread();
+        }
+    }
+
+    /**
+     * Forgets the runner. Hazard: after this block no canceller can target this thread for this task any more,
+     * so a wake-up meant for a helping wait inside this task cannot end a wait of the next job on the worker.
+     */
+    final void exit() {
+        synchronized (this) {
+            runner = null;
+        }
+    }
+
+    /** Interrupts the running thread and wakes its helping wait, if this task is running: shutdownNow. */
+    final synchronized void interruptRunner() {
+        if (runner != null) {
+            Waiting.interrupt(runner);
+        }
     }
 
     @Override
@@ -43,15 +83,21 @@ class SubmittedTask<V> extends FutureTask<V> {
     public boolean cancel(boolean mayInterruptIfRunning) {
         boolean cancelled = super.cancel(mayInterruptIfRunning);
         if (cancelled) {
+            if (mayInterruptIfRunning) {
+                wakeRunner(); // FutureTask interrupted it; a helping wait also needs its frame woken
+            }
             Dispatch d = current;
             if (d != null) {
-                if (mayInterruptIfRunning) {
-                    d.wakeRunner(); // FutureTask interrupted it; a helping wait also needs its frame woken
-                }
                 d.withdraw();
             }
         }
         return cancelled;
+    }
+
+    private synchronized void wakeRunner() {
+        if (runner != null) {
+            Waiting.wake(runner);
+        }
     }
 
     /** As {@link FutureTask#get()}; on a pool worker, runs other jobs until the task is done. */
@@ -63,12 +109,15 @@ class SubmittedTask<V> extends FutureTask<V> {
         return super.get();
     }
 
-    /** As {@link FutureTask#get(long, TimeUnit)}; on a pool worker, runs other jobs while it waits. */
+    /**
+     * As {@link FutureTask#get(long, TimeUnit)}; on a pool worker, runs other jobs while it waits. A timeout of
+     * zero or less does not wait.
+     */
     @Override
     public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
         Checks.notNull(unit, "get", "unit");
         if (!isDone() && Waiting.onWorker()) {
-            if (!Waiting.await(waiters, unit.toNanos(timeout)) && !isDone()) {
+            if (!Waiting.await(waiters, Waiting.timeoutNanos(timeout, unit)) && !isDone()) {
                 throw new TimeoutException("task not done after " + timeout + " " + unit + ": " + this);
             }
             return super.get();

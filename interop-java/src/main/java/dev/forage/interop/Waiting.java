@@ -31,6 +31,14 @@ final class Waiting {
     private Waiting() {
     }
 
+    /**
+     * A timed wait's timeout in nanoseconds for {@link #await}: never {@link #FOREVER} (which is -1 ns, so a
+     * caller's own "-1 ns" must not turn into "no timeout"); zero or less means "do not wait".
+     */
+    static long timeoutNanos(long timeout, TimeUnit unit) {
+        return Math.max(unit.toNanos(timeout), 0L);
+    }
+
     /** True when the calling thread is a worker of some Forage pool: a wait there should help. */
     static boolean onWorker() {
         return ForagePool.current() != null;
