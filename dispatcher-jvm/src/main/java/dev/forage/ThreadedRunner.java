@@ -75,15 +75,15 @@ final class ThreadedRunner implements Runner {
             t = factory.newThread(main);
         } catch (Throwable e) {
             abortStart(0);
-            throw new IllegalStateException("the thread factory of pool " + registry.name + " threw for worker "
-                    + w.index + "; a Forage thread factory must return a new, unstarted thread running the given "
-                    + "Runnable", e);
+            throw new IllegalStateException("the thread factory threw for worker " + w.index + " of pool "
+                    + registry.name + "; a Forage thread factory must return a new, unstarted thread running the "
+                    + "given Runnable", e);
         }
         if (t == null) {
             abortStart(0);
-            throw new IllegalStateException("the thread factory of pool " + registry.name + " returned null for "
-                    + "worker " + w.index + "; a Forage thread factory must return a new, unstarted thread running "
-                    + "the given Runnable");
+            throw new IllegalStateException("the thread factory returned null for worker " + w.index + " of pool "
+                    + registry.name + "; a Forage thread factory must return a new, unstarted thread running the "
+                    + "given Runnable");
         }
         return t;
     }

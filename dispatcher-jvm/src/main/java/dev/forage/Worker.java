@@ -377,6 +377,10 @@ final class Worker extends WorkerPad1 implements IdleContext {
 
     /** Owner thread. Runs one job; a user exception goes to the pool's handler and never kills the worker. */
     void execute(Runnable job) {
+        // Every job starts with a clear interrupt status: one delivered while this worker was idle, or meant for
+        // the job that ran before, is not this job's. One pending for an enclosing wait (a job waiting in join
+        // runs other jobs meanwhile) is set again afterwards, for that wait.
+        boolean pending = Thread.interrupted();
         try {
             job.run();
         } catch (Throwable t) {
@@ -385,6 +389,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
         counters.jobRun();
         // An interrupt meant for the job that just ran must not leak into the next one.
         Thread.interrupted();
+        if (pending) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // IdleContext: called by the sleep strategy on this worker's thread.

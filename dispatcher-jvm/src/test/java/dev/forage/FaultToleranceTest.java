@@ -16,7 +16,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -152,9 +151,6 @@ class FaultToleranceTest {
     }
 
     @Test
-    @Disabled("core fix pending: build() lets the thread factory's own exception through "
-            + "unchanged (Registry's constructor calls factory.newThread without a wrapper), so the message says "
-            + "neither that the thread factory failed nor which pool; the null case already says both")
     void aThreadFactoryThatThrowsIsNamedInTheMessage() {
         ThreadFactory factory = r -> {
             throw new IllegalStateException("no more threads allowed");
@@ -260,9 +256,6 @@ class FaultToleranceTest {
     }
 
     @Test
-    @Disabled("core fix pending: an interrupt delivered to a worker while it sleeps idle "
-            + "(JecSleep.block re-asserts it on the way out) is still set when the worker runs its next job, so "
-            + "that job sees an interrupt that was never meant for it; Worker.execute clears the flag only after a job")
     void anInterruptOfAnIdleWorkerDoesNotReachTheNextJob() throws Exception {
         try (ForagePool pool = pool(1)) {
             Thread worker = Pools.workerThreads(pool).get(0);

@@ -17,10 +17,25 @@ internal object ClosedPool {
     /** The cancellation cause of a coroutine that was dispatched to [pool] after it closed. */
     fun cause(pool: ForagePool, rejection: RejectedExecutionException?): CancellationException =
         CancellationException(
-            "Forage pool '${pool.name()}' is closed: the coroutine was cancelled " +
+            "pool ${pool.name()} is shut down and accepts no new jobs: the coroutine was cancelled " +
                 "and finishes (its finally blocks) on Dispatchers.IO",
             rejection,
         )
+
+    /**
+     * A suspending wait ([awaitJoin], [awaitScope]) whose work [pool] rejected: cancels the calling coroutine as a
+     * rejected dispatch does, and returns the cancellation for the caller to throw. Nothing of the work started.
+     */
+    fun rejectedWait(pool: ForagePool, context: CoroutineContext, rejection: RejectedExecutionException):
+        CancellationException {
+        val cause = CancellationException(
+            "pool ${pool.name()} is shut down and accepts no new jobs: the coroutine that waited for its jobs " +
+                "was cancelled",
+            rejection,
+        )
+        context.cancel(cause)
+        return cause
+    }
 
     /** Cancels the coroutine of [context] and runs [block] on `Dispatchers.IO`. Never throws. */
     fun redirect(pool: ForagePool, context: CoroutineContext, block: Runnable, rejection: RejectedExecutionException) {

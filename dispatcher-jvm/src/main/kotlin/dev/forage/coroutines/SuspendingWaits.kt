@@ -33,11 +33,17 @@ import kotlinx.coroutines.ensureActive
  * val total = left + right
  * ```
  *
- * @throws RejectedExecutionException if called from outside the pool after it was shut down
+ * After the pool was shut down, a call from outside it starts nothing and cancels the calling coroutine, as a
+ * dispatch to a closed pool does: it throws a [kotlinx.coroutines.CancellationException] whose cause is the
+ * pool's [RejectedExecutionException].
  */
 public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
     val join = SuspendedJoin(a, b)
-    suspendCoroutine { continuation -> join.start(this, continuation) }
+    try {
+        suspendCoroutine { continuation -> join.start(this, continuation) }
+    } catch (e: RejectedExecutionException) {
+        throw ClosedPool.rejectedWait(this, coroutineContext, e)
+    }
     return join.outcome()
 }
 
@@ -62,11 +68,16 @@ public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, 
  * pool.awaitScope { s -> s.spawn { inner -> inner.spawn { -> leaf() } } }
  * ```
  *
- * @throws RejectedExecutionException if called from outside the pool after it was shut down
+ * After the pool was shut down, a call from outside it starts nothing and cancels the calling coroutine (see
+ * [awaitJoin]).
  */
 public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     val scope = SuspendedScope(this, body)
-    suspendCoroutine { continuation -> scope.start(continuation) }
+    try {
+        suspendCoroutine { continuation -> scope.start(continuation) }
+    } catch (e: RejectedExecutionException) {
+        throw ClosedPool.rejectedWait(this, coroutineContext, e)
+    }
     return scope.outcome()
 }
 

@@ -56,6 +56,9 @@ private fun CoroutineScope.waitingCoroutine(
 @OptIn(InternalCoroutinesApi::class)
 private fun Job.cancellationMessage(): String = getCancellationException().message ?: ""
 
+@OptIn(InternalCoroutinesApi::class)
+private fun Job.cancellationCause(): Throwable? = getCancellationException().cause
+
 class CloseSpec : FunSpec({
     test("a coroutine resumed after close is cancelled with a cause naming the pool and runs finally on Dispatchers.IO") {
         withWatchdog {
@@ -73,7 +76,7 @@ class CloseSpec : FunSpec({
             gate.complete(Unit) // resumes the coroutine: its dispatch is rejected; no exception reaches us
             job.join()
             job.isCancelled shouldBe true
-            job.cancellationMessage() shouldContain "'closed-pool' is closed"
+            job.cancellationMessage() shouldContain "pool closed-pool is shut down"
             passedGate.get() shouldBe false
             ending.finallyThread.await() shouldStartWith "DefaultDispatcher-worker-"
             val delayFailure = ending.delayInFinally.await()
@@ -206,12 +209,17 @@ class CloseSpec : FunSpec({
         withWatchdog { withContext(Dispatchers.Forage) { 1 + 1 } shouldBe 2 }
     }
 
-    test("suspending waits from outside a closed pool are rejected, not hung") {
+    test("suspending waits from outside a closed pool cancel the caller as a rejected dispatch does, not hang") {
         withWatchdog {
             val d = testDispatcher(1, "closed-waits")
             d.close()
-            shouldThrow<RejectedExecutionException> { d.pool.awaitJoin({ 1 }, { 2 }) }
-            shouldThrow<RejectedExecutionException> { d.pool.awaitScope { 3 } }
+            for (wait in listOf<suspend () -> Any>({ d.pool.awaitJoin({ 1 }, { 2 }) }, { d.pool.awaitScope { 3 } })) {
+                val caller = launch(Dispatchers.Default) { wait() }
+                caller.join()
+                caller.isCancelled shouldBe true
+                caller.cancellationMessage() shouldContain "pool closed-waits is shut down"
+                (caller.cancellationCause() is RejectedExecutionException) shouldBe true
+            }
         }
     }
 })
