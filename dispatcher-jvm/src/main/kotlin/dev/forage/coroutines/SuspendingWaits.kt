@@ -40,7 +40,7 @@ import kotlinx.coroutines.ensureActive
 public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
     val join = SuspendedJoin(a, b)
     try {
-        suspendCoroutine { continuation -> join.start(this, continuation) }
+        suspendCoroutine<Unit> { continuation -> join.start(this, continuation) }
     } catch (e: RejectedExecutionException) {
         throw ClosedPool.rejectedWait(this, coroutineContext, e)
     }
@@ -74,7 +74,7 @@ public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, 
 public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     val scope = SuspendedScope(this, body)
     try {
-        suspendCoroutine { continuation -> scope.start(continuation) }
+        suspendCoroutine<Unit> { continuation -> scope.start(continuation) }
     } catch (e: RejectedExecutionException) {
         throw ClosedPool.rejectedWait(this, coroutineContext, e)
     }
