@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * Waiting is done on latches with one owner: a worker that waits (in {@link #join}, {@link #scope},
  * {@link #install}, or on a {@link ForageLatch}) keeps running other jobs, and only a set latch wakes its own
  * owner. The protocol and its proofs: {@code docs/sleep.md}; the other selectable strategies
- * ({@link ForagePoolBuilder#sleepStrategy}): {@code docs/sleep-strategies.md}.
+ * ({@link ForagePoolBuilder#sleepProtocol}): {@code docs/sleep-strategies.md}.
  *
  * <h2>Use</h2>
  * <pre>{@code
@@ -246,9 +246,9 @@ public final class ForagePool implements Executor, AutoCloseable {
         }
         // Usually nobody stole b and it is on top of our deque: take it back and run it here, without its latch
         // (Rayon's run_inline). Everything else, a theft or jobs pushed above b, is the out-of-line slow path,
-        // which keeps this method small for the JIT: it is inlined into the caller's recursion, and the less it
-        // holds, the less a rare branch met late throws away (docs/benchmarks.md, "The compiler-aware warm-up
-        // and `join`'s inline end").
+        // which keeps this method small for the JIT: it is inlined into the caller's recursion, and a rarely
+        // taken branch C2 pruned from it sends the whole inlined tree back to the interpreter when first met, so
+        // the fewer such branches it holds, the less a late one throws away.
         if (!latchB.probe()) {
             Runnable job = w.takeLocalJob();
             if (job == jobB) {
