@@ -299,18 +299,18 @@ final class CallerRunner implements Runner {
 
     /** A latch owned by the single-threaded pool's worker. */
     private static final class CallerLatch extends SpinLatch {
-        private final CallerRunner driver;
+        private final CallerRunner runner;
 
-        CallerLatch(CallerRunner driver, SleepWaker waker) {
+        CallerLatch(CallerRunner runner, SleepWaker waker) {
             super(waker, 0);
-            this.driver = driver;
+            this.runner = runner;
         }
 
         @Override
         public void set() {
-            CallerRunner d = driver; // read before SET: once set, the owner may drop this latch
+            CallerRunner r = runner; // read before SET: once set, the owner may drop this latch
             super.set();
-            d.latchSet();
+            r.latchSet();
         }
     }
 }

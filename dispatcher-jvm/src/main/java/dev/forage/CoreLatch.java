@@ -3,7 +3,7 @@ package dev.forage;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * The four-state latch of seed 002, appendix A.
+ * The four-state latch of Rayon RFC #5, appendix A.
  *
  * <pre>
  *   UNSET --getSleepy--> SLEEPY --fallAsleep--> SLEEPING --wakeUp--> UNSET

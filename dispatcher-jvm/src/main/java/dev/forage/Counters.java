@@ -2,7 +2,7 @@ package dev.forage;
 
 
 /**
- * The sleep module's one atomic word (seed 001, "The counters").
+ * The sleep module's one atomic word (Rayon's sleep module, "The counters").
  *
  * <p>Bit layout of the 64-bit word, low to high:
  * <pre>
@@ -50,15 +50,16 @@ final class Counters {
         return sleepingThreads(old);
     }
 
-    /** Called by the thread that wakes a sleeper (seed 001: the waker decrements, not the sleeper). */
+    /** Called by the thread that wakes a sleeper: the waker decrements, not the sleeper (as in Rayon). */
     void subSleepingThread() {
         long old = word.getAndAdd(-ONE_SLEEPING);
         assert sleepingThreads(old) > 0 : "sleeping underflow: " + describe(old);
     }
 
     /**
-     * The whole-word CAS of seed 001: adds one sleeper only if no field of the word changed since {@code old}
-     * was read, in particular the JEC. Returns false when anything moved; the caller re-reads and decides again.
+     * The whole-word CAS of Rayon's sleep module: adds one sleeper only if no field of the word changed since
+     * {@code old} was read, in particular the JEC. Returns false when anything moved; the caller re-reads and decides
+     * again.
      */
     boolean tryAddSleepingThread(long old) {
         assert sleepingThreads(old) < THREADS_MAX : "sleeping overflow: " + describe(old);

@@ -2,8 +2,7 @@ package dev.forage;
 
 
 /**
- * Seed 003, EMPER's sleep strategy, on the JVM without io_uring. <b>Internal</b>; selected with
- * {@code SleepProtocol.EMPER}.
+ * EMPER's IO sleep strategy, on the JVM without io_uring. Selected with {@code SleepProtocol.EMPER}.
  *
  * <p>A worker that found no work for {@link Tuning#ROUNDS_UNTIL_SLEEPY} rounds counts itself in
  * {@link EmperSleepers} and posts a read on the {@link HintPipe}. Notifiers claim sleepers on the count with a CAS
@@ -11,7 +10,8 @@ package dev.forage;
  * worker's index for a job pushed on a worker's deque, {@code NotifyAnywhere} with "the injector" for an injected
  * job or a timer. A woken worker looks at its hint ({@link IdleState#hint}) right after its own deque.
  *
- * <p>Three things EMPER does not need and Forage does, each in {@code docs/sleep-strategies.md} with its proof:
+ * <p>Three things EMPER does not need and Forage does, each in {@code docs/sleep-strategies.md} section 6 with its
+ * proof:
  * <ul>
  *   <li>Latches wake their owner directly (the core's four latch states under the pipe's lock), and a worker that
  *       stops waiting for its own reason withdraws its read ({@link HintPipe#cancelRead}).</li>

@@ -3,13 +3,13 @@ package dev.forage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Seed 003's sleepers count, decremented by the notifier. <b>Internal</b>; public for its unit test.
+ * EMPER's sleepers count, decremented by the notifier.
  *
  * <p>Value: workers counted as sleeping and not yet claimed by a notifier, minus pending notifications. A negative
  * value {@code -e} means {@code e} notifications found nobody to wake: the next {@code e} workers that are about to
  * sleep consume one each and search again instead ({@link #countSleeper} returns a negative value to them).
  *
- * <p>Why the notifier decrements, and why with CAS loops (seed 003's notes, in our words):
+ * <p>Why the notifier decrements, and why with CAS loops (EMPER's notes, in our words):
  * <ul>
  *   <li>If sleepers decremented the count themselves when they woke, two notifiers running close together would
  *       both read the same count, both decide to wake the same sleepers, and write twice as many hints as there

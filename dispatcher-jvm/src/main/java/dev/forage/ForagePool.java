@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * Waiting is done on latches with one owner: a worker that waits (in {@link #join}, {@link #scope},
  * {@link #install}, or on a {@link ForageLatch}) keeps running other jobs, and only a set latch wakes its own
  * owner. The protocol and its proofs: {@code docs/sleep.md}; the other selectable strategies
- * ({@link ForagePoolBuilder#sleepStrategy}): {@code docs/sleep-strategies.md}.
+ * ({@link ForagePoolBuilder#sleepProtocol}): {@code docs/sleep-strategies.md}.
  *
  * <h2>Use</h2>
  * <pre>{@code

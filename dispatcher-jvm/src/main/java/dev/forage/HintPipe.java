@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Seed 003's hint pipe, on the JVM without io_uring.
+ * EMPER's hint pipe, on the JVM without io_uring.
  *
  * <p>In EMPER a sleeping worker has a read of the hint pipe in flight, and a notifier writes one hint per worker it
  * claimed; the kernel hands each hint to one pending read, and a hint written before the read is posted waits in
@@ -12,7 +12,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * posted), a write hands the hint to the oldest reader and wakes it, and a small buffer plays the kernel buffer's
  * part. Because a worker counts itself ({@link EmperSleepers#countSleeper}) and posts its read while holding this
  * lock, every hint a notifier has claimed finds a reader, so the buffer stays empty; the proof is in
- * {@code docs/sleep-strategies.md} ("Seed 003"), and {@link #bufferedHints()} lets tests check it.
+ * {@code docs/sleep-strategies.md} section 6, and {@link #bufferedHints()} lets tests check it.
  */
 final class HintPipe {
     final ReentrantLock lock = new ReentrantLock();

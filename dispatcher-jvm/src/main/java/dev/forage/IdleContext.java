@@ -10,9 +10,10 @@ interface IdleContext {
     long PARK_FOREVER = Long.MAX_VALUE;
 
     /**
-     * The final check before blocking (seed 001's S4): is there a job in the injector or in any worker's deque?
-     * Volatile reads of the injector and of every deque, made after the sleeper was counted. (Seed 001 checks
-     * the injector only; the deques make the same guarantee hold for internal jobs, docs/sleep.md section 4.)
+     * The final check before blocking (S4 of docs/sleep.md section 3.3): is there a job in the injector or in any
+     * worker's deque? Volatile reads of the injector and of every deque, made after the sleeper was counted. (Rayon's
+     * sleep module checks the injector only; the deques make the same guarantee hold for internal jobs, docs/sleep.md
+     * section 4.5.)
      */
     boolean hasQueuedJobs();
 

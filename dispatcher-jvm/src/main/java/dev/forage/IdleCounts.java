@@ -3,8 +3,8 @@ package dev.forage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Idle and sleeping worker counts kept for {@code PoolStatistics} only, by strategies whose protocol does not
- * count workers itself (seed 000, seed 003); no decision reads them. Also the per-worker wake-up statistics
+ * Idle and sleeping worker counts kept for {@code PoolStatistics} only, by strategies whose protocol does not count
+ * workers itself (Rayon's pre-RFC-5 module, EMPER); no decision reads them. Also the per-worker wake-up statistics
  * every strategy keeps the same way.
  */
 final class IdleCounts {

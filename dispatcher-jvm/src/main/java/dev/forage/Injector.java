@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The pool's injector: an unbounded multi-producer, multi-consumer FIFO of jobs that came from outside the
- * pool. <b>Internal</b>: not part of Forage's API.
+ * pool. Not part of Forage's API.
  *
  * <p>A queue of array blocks, after crossbeam's {@code SegQueue}. Jobs live in blocks of {@code blockSize - 1}
  * slots linked in order. A producer claims a slot by moving the tail index with a CAS, then writes its job into
@@ -55,8 +55,8 @@ final class Injector extends InjectorTail {
 
     /**
      * Any thread. Appends a job, and says whether the queue looked empty before it: the job before it in the
-     * queue is already taken (or there is none). That is the sleep protocol's "was the queue empty" hint (seed
-     * 002's option A), which only tunes how many sleepers a push wakes; it reads the previous slot, on the cache
+     * queue is already taken (or there is none). That is the sleep protocol's "was the queue empty" hint (Rayon
+     * RFC #5's option A), which only tunes how many sleepers a push wakes; it reads the previous slot, on the cache
      * line this push writes anyway, instead of the head index that every consumer writes. A slot claimed by
      * another producer but not yet written also counts as taken: a hint, not a fact.
      */

@@ -2,7 +2,7 @@ package dev.forage;
 
 
 /**
- * The jobs-event-counter sleep protocol of seed 001 (Rayon's current sleep module). The default strategy.
+ * The jobs-event-counter sleep protocol of Rayon's sleep module. The default protocol.
  * The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
  * labels in the comments below (S1..S5, I2, I3; I1 is in Registry.pushInjected) point there.
  */
@@ -114,7 +114,7 @@ final class JecSleep implements Sleep {
             Thread.yield();
             idle.rounds++;
         } else if (idle.rounds == roundsUntilSleepy) {
-            // No yield here (Rayon yields): the seed asks for one more search after getting sleepy, not for a
+            // No yield here (Rayon yields): Rayon's module asks for one more search after getting sleepy, not for a
             // pause, and at low load every yield is a system call per idle spell. Speed only.
             idle.jobsCounter = announceSleepy();
             idle.rounds++;
@@ -318,8 +318,8 @@ final class JecSleep implements Sleep {
     @Override
     public void newInternalJobs(int count, boolean queueWasEmpty) {
         // I2 for internal jobs: WorkDeque.push ends with a volatile write of bottom, and newJobs starts with a
-        // volatile read of the counters. Seed 001 skips this fence (the pusher pops its job itself), but the
-        // pusher may be blocked in user code until another worker runs the job (docs/sleep.md section 4.5).
+        // volatile read of the counters. Rayon's sleep module skips this fence (the pusher pops its job itself), but
+        // the pusher may be blocked in user code until another worker runs the job (docs/sleep.md section 4.5).
         newJobs(count, queueWasEmpty);
     }
 

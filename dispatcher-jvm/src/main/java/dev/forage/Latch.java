@@ -1,7 +1,7 @@
 package dev.forage;
 
 /**
- * A one-shot signal (seed 002, "Latches"): starts unset, any thread may {@link #set()} it, and once set it
+ * A one-shot signal (Rayon RFC #5, "Latches"): starts unset, any thread may {@link #set()} it, and once set it
  * stays set. Each latch has exactly one owner, the thread that waits for it.
  */
 interface Latch {

@@ -10,8 +10,8 @@ interface PoolProbe {
 
     /**
      * A look that takes nothing: true if a job is visible in the injector or in any worker's deque, or a timer
-     * is due. Volatile reads only, so the answer may be stale by the time it returns. Used by seed 004's spin
-     * phase and by seed 003's check after counting itself as a sleeper.
+     * is due. Volatile reads only, so the answer may be stale by the time it returns. Used by marl's spin
+     * phase ({@link SpinForWork}) and by EMPER's check after counting itself as a sleeper ({@link EmperSleep}).
      */
     boolean hasVisibleWork();
 

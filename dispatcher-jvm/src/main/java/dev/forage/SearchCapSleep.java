@@ -3,8 +3,8 @@ package dev.forage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The JEC protocol with a cap on searching workers, as Tokio and Go do it ("beyond Rayon"). <b>Internal</b>;
- * selected with {@code SleepProtocol.SEARCH_CAP}.
+ * The JEC protocol with a cap on searching workers, as Tokio and Go do it ("beyond Rayon"). Selected
+ * with {@code SleepProtocol.SEARCH_CAP}.
  *
  * <p>An idle worker becomes a <i>searcher</i> only while fewer than half the workers search (Tokio's rule:
  * refuse when {@code 2 * searching >= threads}). A searcher runs the JEC's idle rounds; a worker beyond the cap
@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * found job. A worker woken from sleep tries to become a searcher again.
  *
  * <p>The cap and the hand-off are optimizations only: whether a worker searches changes only how many rounds it
- * spends before the JEC's sleep step, whose proof (seed 001, {@code docs/sleep.md}) holds for any number of
+ * spends before the JEC's sleep step, whose proof ({@code docs/sleep.md}) holds for any number of
  * rounds, and the JEC's rule for posted work is unchanged. The searching count is therefore allowed to be sloppy,
- * as in Tokio. Details: {@code docs/sleep-strategies.md}.
+ * as in Tokio. Details: {@code docs/sleep-strategies.md} section 5.
  */
 final class SearchCapSleep implements Sleep {
     private final JecSleep jec;

@@ -4,11 +4,11 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One worker's blocking state in a strategy whose sleepers share one lock (seed 000's single lock, seed 003's hint
- * pipe): a condition of that lock and the lock-guarded {@code blocked} flag, which only the worker sets and only a
- * waker (or the worker's own timer deadline) clears. The same discipline as {@link WorkerSleepState}: the worker
- * holds the lock from its last check until it is inside {@code await}, so a waker that takes the lock and sees
- * {@code blocked} cannot signal too early.
+ * One worker's blocking state in a strategy whose sleepers share one lock (the single lock of Rayon's pre-RFC-5
+ * module, EMPER's hint pipe): a condition of that lock and the lock-guarded {@code blocked} flag, which only the
+ * worker sets and only a waker (or the worker's own timer deadline) clears. The same discipline as
+ * {@link WorkerSleepState}: the worker holds the lock from its last check until it is inside {@code await}, so a
+ * waker that takes the lock and sees {@code blocked} cannot signal too early.
  */
 final class Sleeper {
     final Condition wakeUp;

@@ -3,21 +3,21 @@ package dev.forage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Seed 000's one atomic word ("The global state"). <b>Internal</b>; public for its unit test.
+ * The one atomic word of Rayon's pre-RFC-5 sleep module ("The global state").
  *
  * <pre>
  *   bit  0      someone is asleep (or on the way: it holds the lock)     ASLEEP_BIT
  *   bits 1..31  (sleepy worker index + 1), or 0 when nobody is sleepy
  * </pre>
- * Examples from the seed: 0 everyone awake; 1 some asleep, nobody sleepy; 2 worker 0 sleepy; 3 worker 0 sleepy
+ * Examples from that module: 0 everyone awake; 1 some asleep, nobody sleepy; 2 worker 0 sleepy; 3 worker 0 sleepy
  * and some asleep. At most one worker is sleepy at a time, which is why one word is enough and nothing can roll
- * over. Every access is volatile: seed 000 asks for SeqCst throughout, and its "Correctness level 2" scenarios
+ * over. Every access is volatile: the module asks for SeqCst throughout, and its "Correctness level 2" scenarios
  * are exactly the Dekker pairs that the JMM's synchronization order gives volatile accesses.
  */
 final class SleepyWord {
     /** Nobody sleepy, nobody asleep. */
     public static final int AWAKE = 0;
-    /** Seed 000's SLEEPING: some worker is asleep, or holds the lock on its way to sleep. */
+    /** The module's SLEEPING: some worker is asleep, or holds the lock on its way to sleep. */
     public static final int ASLEEP_BIT = 1;
 
     private final AtomicInteger word = new AtomicInteger(AWAKE);

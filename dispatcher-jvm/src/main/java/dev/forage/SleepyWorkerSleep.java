@@ -3,15 +3,16 @@ package dev.forage;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Seed 000, Rayon's earlier sleep module, kept as the baseline the jobs-event-counter protocol is measured
- * against. <b>Internal</b>; selected with {@code SleepProtocol.RAYON_PRE_RFC5}.
+ * Rayon's pre-RFC-5 sleep module, kept as the baseline the jobs-event-counter protocol is measured against.
+ * Selected with {@code SleepProtocol.RAYON_PRE_RFC5}.
  *
  * <p>One worker at a time may be sleepy ({@link SleepyWord}). An idle worker searches
- * {@link Tuning#SEED000_ROUNDS_UNTIL_SLEEPY} rounds, tries to become the sleepy one, searches on while it stays sleepy, and
- * after {@link Tuning#SEED000_ROUNDS_UNTIL_ASLEEP} rounds falls asleep with the word's CAS under the one lock. Every event
+ * {@link Tuning#PRE_RFC5_ROUNDS_UNTIL_SLEEPY} rounds, tries to become the sleepy one, searches on while it stays
+ * sleepy, and after {@link Tuning#PRE_RFC5_ROUNDS_UNTIL_ASLEEP} rounds falls asleep with the word's CAS under the
+ * one lock. Every event
  * (a new job, from inside or outside, and a latch set) {@linkplain #tickle tickles}: it clears the sleepy worker
  * and, when the asleep bit was set, wakes every sleeper. Design, proof sketch and differences from Rayon:
- * {@code docs/sleep-strategies.md}, "Seed 000".
+ * {@code docs/sleep-strategies.md} section 3.
  *
  * <p>Latches keep the core's four states (as {@link JecSleep} does): the owner goes SLEEPY, then SLEEPING under
  * the lock, so a setter reaches {@link #notifyWorkerLatchIsSet} only when the owner may be asleep on that latch,
@@ -20,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SleepyWorkerSleep implements Sleep {
     private final SleepyWord word = new SleepyWord();
-    /** Seed 000's one lock: held from the sleep CAS until the wait, and by a tickle that wakes sleepers. */
+    /** The module's one lock: held from the sleep CAS until the wait, and by a tickle that wakes sleepers. */
     private final ReentrantLock lock = new ReentrantLock();
     private final Sleeper[] sleepers;
     private final int roundsUntilSleepy;
@@ -28,7 +29,7 @@ final class SleepyWorkerSleep implements Sleep {
     private final IdleCounts counts = new IdleCounts();
 
     public SleepyWorkerSleep(int threads) {
-        this(threads, Tuning.SEED000_ROUNDS_UNTIL_SLEEPY, Tuning.SEED000_ROUNDS_UNTIL_ASLEEP);
+        this(threads, Tuning.PRE_RFC5_ROUNDS_UNTIL_SLEEPY, Tuning.PRE_RFC5_ROUNDS_UNTIL_ASLEEP);
     }
 
     /** For tests that want a worker to reach the sleep step quickly: {@code 0 <= sleepy < asleep}. */
@@ -59,8 +60,9 @@ final class SleepyWorkerSleep implements Sleep {
     @Override
     public void workFound(IdleState idle) {
         if (idle.rounds > roundsUntilSleepy) {
-            // We got sleepy in this idle spell and may still be: release the sleepy slot. Seed 000 does it with a
-            // full tickle, which also wakes the sleepers ("a bit extreme", its own comment says). Kept as is.
+            // We got sleepy in this idle spell and may still be: release the sleepy slot. Rayon's pre-RFC-5 module
+            // does it with a full tickle, which also wakes the sleepers ("a bit extreme", its own comment says). Kept
+            // as is.
             tickle();
         }
         counts.stopLooking();
@@ -91,9 +93,9 @@ final class SleepyWorkerSleep implements Sleep {
     }
 
     private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
-        // A latch SET before SLEEPING reaches no tickle (the four-state latch calls notifyWorkerLatchIsSet only
-        // for SLEEPING), so on those two returns we still hold the sleepy slot. Keep the rounds: the worker loop
-        // sees the latch and calls workFound, whose tickle releases the slot, as seed 000's work_found does.
+        // A latch SET before SLEEPING reaches no tickle (the four-state latch calls notifyWorkerLatchIsSet only for
+        // SLEEPING), so on those two returns we still hold the sleepy slot. Keep the rounds: the worker loop sees the
+        // latch and calls workFound, whose tickle releases the slot, as the pre-RFC-5 module's work_found does.
         // Otherwise no worker could ever get sleepy again (one sleepy worker at a time), and an idle pool would
         // yield-spin until some unrelated job tickled.
         if (!latch.getSleepy()) {
@@ -128,7 +130,7 @@ final class SleepyWorkerSleep implements Sleep {
         latch.wakeUp();
     }
 
-    /** Seed 000's {@code tickle}: clear the sleepy worker; if anyone was asleep, wake them all. */
+    /** The pre-RFC-5 module's {@code tickle}: clear the sleepy worker; if anyone was asleep, wake them all. */
     private void tickle() {
         if (!word.tickle()) {
             return;
@@ -151,7 +153,8 @@ final class SleepyWorkerSleep implements Sleep {
     @Override
     public void newInjectedJobs(int count, boolean queueWasEmpty) {
         // The injector's push was a volatile CAS and the tickle starts with a volatile load of the word: the
-        // "tickle-then-get-sleepy" / "get-sleepy-then-get-tickled" pair of seed 000, in the JMM's total order.
+        // "tickle-then-get-sleepy" / "get-sleepy-then-get-tickled" pair of Rayon's pre-RFC-5 module, in the JMM's
+        // total order.
         tickle();
     }
 

@@ -2,7 +2,7 @@ package dev.forage;
 
 
 /**
- * Seed 004, marl's spin-for-work, in front of any sleep strategy. <b>Internal</b>; selected with
+ * marl's spin-for-work phase, in front of any sleep protocol. Selected with
  * {@code SleepProtocol.MARL_SPIN} or {@code ForagePoolBuilder.spinForWorkNanos}.
  *
  * <p>When a worker's search first fails in an idle spell, it spins for up to {@code spinNanos} before the inner

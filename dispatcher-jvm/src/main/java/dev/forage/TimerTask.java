@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * A job that becomes runnable at a deadline. When due it is moved to the pool's injector and runs as an
- * ordinary injected job. <b>Internal</b>; users see it as a {@code dev.forage.TimerHandle}.
+ * ordinary injected job. Not part of Forage's API; users see it as a {@code dev.forage.TimerHandle}.
  */
 class TimerTask implements Runnable {
     static final int PENDING = 0;

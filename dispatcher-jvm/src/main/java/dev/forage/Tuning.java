@@ -3,19 +3,19 @@ package dev.forage;
 /**
  * Every tuning constant of the pool, in one place, each with the system property that overrides it (read once,
  * when this class loads). Changing one changes speed and CPU use, never correctness: the protocol's proofs hold
- * for any values in the allowed ranges. <b>Internal</b>; measured effects are in {@code docs/benchmarks.md}.
+ * for any values in the allowed ranges. Not part of the API; users set the system properties.
  */
 final class Tuning {
     private Tuning() {
     }
 
     /**
-     * Failed searches before a worker gets sleepy (seed 001, "rounds"); each is a full search plus
-     * {@link Thread#yield()}. Speed only: more rounds keep idle workers awake for bursty work and burn more CPU
+     * Failed searches before a worker gets sleepy (the idle rounds of Rayon's sleep module); each is a full search
+     * plus {@link Thread#yield()}. Speed only: more rounds keep idle workers awake for bursty work and burn more CPU
      * at low load. Rayon uses 32; on the JVM that burnt about 3 to 5 times the useful CPU at one small task per
-     * millisecond, while ForkJoinPool parks after about one scan. Default 0: a worker that finds nothing gets
-     * sleepy at once, searches once more, and sleeps, chosen by measurement with the comparison runner (see
-     * {@code docs/benchmarks.md}, "Tuning"). Property {@code forage.roundsUntilSleepy}.
+     * millisecond, while ForkJoinPool parks after about one scan. Default 0: a worker that finds nothing gets sleepy
+     * at once, searches once more, and sleeps: extra rounds did not make bursty work faster and cost CPU at low load.
+     * Property {@code forage.roundsUntilSleepy}.
      */
     public static final int ROUNDS_UNTIL_SLEEPY = intProperty("forage.roundsUntilSleepy", 0, 0, 1 << 20);
 
@@ -38,38 +38,41 @@ final class Tuning {
      * and tries to sleep again after the nap if no work was posted during it. A job posted during a nap waits
      * at most one nap for the napper (a latch set during a nap wakes it at once); the nap is a timed park, so on
      * Linux it lasts this long plus the thread's timer slack (50 µs by default): about 100 µs for the default.
-     * 0 turns the nap off (the worker yields instead). Speed only, see {@code docs/sleep.md} section 3.7 and
-     * {@code docs/benchmarks.md}. Property {@code forage.napNanos}.
+     * 0 turns the nap off (the worker yields instead). Speed only, see {@code docs/sleep.md} section 3.7: a
+     * longer nap spares the busy worker more wake-ups and makes a job posted during it wait longer. Property
+     * {@code forage.napNanos}.
      */
     public static final int NAP_NANOS = intProperty("forage.napNanos", 20_000, 0, 1_000_000);
 
     /**
-     * Seed 000 only ({@code SleepProtocol.RAYON_PRE_RFC5}): failed searches before a worker tries to become the
-     * sleepy one. Rayon's earlier module used 32; the baseline keeps the seed's values so that it measures the
-     * seed's protocol, not ours. Property {@code forage.seed000.roundsUntilSleepy}.
+     * {@code SleepProtocol.RAYON_PRE_RFC5} only: failed searches before a worker tries to become the sleepy one.
+     * Rayon's pre-RFC-5 sleep module used 32; the baseline keeps that module's values so that it measures that
+     * protocol, not ours. Property {@code forage.preRfc5.roundsUntilSleepy}.
      */
-    public static final int SEED000_ROUNDS_UNTIL_SLEEPY = intProperty("forage.seed000.roundsUntilSleepy", 32, 0, 1 << 20);
+    public static final int PRE_RFC5_ROUNDS_UNTIL_SLEEPY =
+            intProperty("forage.preRfc5.roundsUntilSleepy", 32, 0, 1 << 20);
 
     /**
-     * Seed 000 only: failed searches until a sleepy worker falls asleep. Rayon's earlier module used 64. Speed
-     * only. Property {@code forage.seed000.roundsUntilAsleep}; at least {@code SEED000_ROUNDS_UNTIL_SLEEPY + 1},
-     * so a sleepy worker always searches once more before it sleeps (the seed's correctness argument needs that
-     * search).
+     * {@code SleepProtocol.RAYON_PRE_RFC5} only: failed searches until a sleepy worker falls asleep. Rayon's
+     * pre-RFC-5 sleep module used 64. Speed only. Property {@code forage.preRfc5.roundsUntilAsleep}; at least
+     * {@code PRE_RFC5_ROUNDS_UNTIL_SLEEPY + 1}, so a sleepy worker always searches once more before it sleeps
+     * (that module's correctness argument needs that search).
      */
-    public static final int SEED000_ROUNDS_UNTIL_ASLEEP = intProperty("forage.seed000.roundsUntilAsleep",
-            Math.max(64, SEED000_ROUNDS_UNTIL_SLEEPY + 1), SEED000_ROUNDS_UNTIL_SLEEPY + 1, (1 << 20) + 1);
+    public static final int PRE_RFC5_ROUNDS_UNTIL_ASLEEP = intProperty("forage.preRfc5.roundsUntilAsleep",
+            Math.max(64, PRE_RFC5_ROUNDS_UNTIL_SLEEPY + 1), PRE_RFC5_ROUNDS_UNTIL_SLEEPY + 1, (1 << 20) + 1);
 
     /**
-     * Seed 004 (marl): how long an idle worker spins for work before the sleep protocol's rounds start, with
+     * marl's scheduler: how long an idle worker spins for work before the sleep protocol's rounds start, with
      * {@code SleepProtocol.MARL_SPIN} (or any strategy given {@code ForagePoolBuilder.spinForWorkNanos}). marl
-     * spins 1 ms; see {@code docs/sleep-strategies.md} for the measurements behind this default. Speed and CPU
-     * only. Property {@code forage.spinForWorkNanos}.
+     * spins 1 ms; the default is shorter because every idle spell spends its spin time on CPU, which at low load
+     * is most of what the pool burns. Speed and CPU only. Property {@code forage.spinForWorkNanos}.
      */
     public static final int SPIN_FOR_WORK_NANOS = intProperty("forage.spinForWorkNanos", 50_000, 0, 1_000_000_000);
 
     /**
-     * Seed 004: cheap looks for visible work between two yields of the spin phase (marl: 256 checks, each after
-     * 32 {@code nop}s). Each look is a few volatile reads per worker. Property {@code forage.spinChecksPerYield}.
+     * marl's scheduler: cheap looks for visible work between two yields of the spin phase (marl: 256 checks,
+     * each after 32 {@code nop}s). Each look is a few volatile reads per worker. Property
+     * {@code forage.spinChecksPerYield}.
      */
     public static final int SPIN_CHECKS_PER_YIELD = intProperty("forage.spinChecksPerYield", 64, 1, 1 << 20);
 

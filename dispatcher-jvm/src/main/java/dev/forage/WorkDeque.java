@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A Chase-Lev work-stealing deque of jobs. <b>Internal</b>: not part of Forage's API.
+ * A Chase-Lev work-stealing deque of jobs. Not part of Forage's API.
  *
  * <p>One owner thread calls {@link #push} and {@link #pop} at the bottom (LIFO); any thread calls
  * {@link #steal} at the top (FIFO). The buffer is a power-of-two ring that the owner doubles when full, so the
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *       Release would be enough for the deque itself (a thief that reads the new bottom sees the job); the
  *       volatile store is for the sleep protocol: it puts the push into the JMM's synchronization order
  *       before the pusher's read of the sleep counters, so an idle or sleepy worker that is counted after that
- *       read is sure to see the job (the Dekker pair of {@code docs/sleep.md} section 4, for internal jobs).
+ *       read is sure to see the job (the Dekker pair of {@code docs/sleep.md} section 4.5, for internal jobs).
  *       ForkJoinPool pays the same full fence per push.</li>
  *   <li>{@code pop}: {@code bottom} is decremented with a volatile write and {@code top} read with a volatile
  *       read. Volatile accesses are totally ordered (the JMM's synchronization order), which is the StoreLoad

@@ -3,7 +3,7 @@ package dev.forage;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Per-worker blocking state (seed 002, "Mechanism for threads to go to sleep and be awoken"): a lock and the
+ * Per-worker blocking state (Rayon RFC #5, "Mechanism for threads to go to sleep and be awoken"): a lock and the
  * {@code isBlocked} flag that only the worker sets and only a waker (or the worker itself, on its own deadline)
  * clears, both under the lock. The worker parks through its {@link Parker}, outside the lock; a waker unparks it after
  * clearing the flag (docs/sleep.md sections 3.3 and 3.4).

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The four-state latch of seed 002 appendix A: each transition's return value, and who gets woken. */
+/** The four-state latch of Rayon RFC #5, appendix A: each transition's return value, and who gets woken. */
 class CoreLatchTest {
     private final List<Integer> notified = new ArrayList<>();
     private final SpinLatch latch = new SpinLatch(notified::add, 7);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The packed counters word: layout, rollover, parity rules and the whole-word CAS (seed 001). */
+/** The packed counters word: layout, rollover, parity rules and the whole-word CAS (Rayon's sleep module). */
 class CountersTest {
     private static final long SLEEPING_FIELD = Counters.THREADS_MASK;
     private static final long INACTIVE_FIELD = Counters.THREADS_MASK << Counters.THREADS_BITS;

@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Seed 003's strategy at the unit level: hints, pending notifications, withdrawn reads, passed-on hints. */
+/** EMPER's IO sleep strategy at the unit level: hints, pending notifications, withdrawn reads, passed-on hints. */
 class EmperSleepTest {
     private final TestProbe probe = new TestProbe();
 

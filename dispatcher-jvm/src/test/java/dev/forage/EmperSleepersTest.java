@@ -10,7 +10,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** Seed 003's sleepers count: the notifier-side decrements, negative values as pending notifications. */
+/** EMPER's sleepers count: the notifier-side decrements, negative values as pending notifications. */
 class EmperSleepersTest {
     private static EmperSleepers withSleepers(int n) {
         EmperSleepers s = new EmperSleepers();

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** marl's single-threaded mode (seed 004): a pool with no threads whose jobs run on the threads that wait in it. */
+/** marl's single-threaded mode: a pool with no threads whose jobs run on the threads that wait in it. */
 class SingleThreadedPoolTest {
     private static ForagePool singleThreaded() {
         return ForagePool.builder().singleThreaded().name("single").build();

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** Seed 000's word: the encoding examples of "The global state" and each transition. */
+/** The word of Rayon's pre-RFC-5 sleep module: the encoding examples of "The global state" and each transition. */
 class SleepyWordTest {
     @Test
-    void encodesTheSeedsExamples() {
+    void encodesTheModulesExamples() {
         // 0: everyone awake; 1: some asleep, nobody sleepy; 2: worker 0 sleepy; 3: worker 0 sleepy, some asleep.
         assertFalse(SleepyWord.anyoneAsleep(0));
         assertFalse(SleepyWord.anyWorkerSleepy(0));
@@ -19,7 +19,7 @@ class SleepyWordTest {
         assertEquals(3, SleepyWord.withSleepyWorker(SleepyWord.ASLEEP_BIT, 0));
         assertTrue(SleepyWord.workerIsSleepy(3, 0));
         assertTrue(SleepyWord.anyoneAsleep(3));
-        // Seed 000, scenario 1: "set it to 4 (worker 1 is sleepy)".
+        // Rayon's pre-RFC-5 module, scenario 1: "set it to 4 (worker 1 is sleepy)".
         assertEquals(4, SleepyWord.withSleepyWorker(SleepyWord.AWAKE, 1));
     }
 

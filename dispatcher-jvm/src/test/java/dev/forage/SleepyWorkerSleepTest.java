@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Seed 000's strategy at the unit level: one sleepy worker, tickle clears it, tickle wakes every sleeper. */
+/** Rayon's pre-RFC-5 sleep module, unit level: one sleepy worker, tickle clears it, tickle wakes all sleepers. */
 class SleepyWorkerSleepTest {
     @Test
     void aTickledSleepyWorkerGoesBackToSearchingInsteadOfSleeping() {

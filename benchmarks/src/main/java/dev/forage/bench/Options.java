@@ -14,7 +14,7 @@ final class Options {
             "  --full               the default: five fresh JVMs per (scenario, subject), longer warm-up",
             "  --scenarios a,b      only these scenarios (see --list)",
             "  --subjects a,b       only these subjects (see --list)",
-            "  --strategies         also every other sleep strategy of Forage (seed 000, EMPER, spin, search cap)",
+            "  --strategies         also every other sleep strategy of Forage (Rayon pre-RFC-5, EMPER, spin, search cap)",
             "  --threads N          workers per pool (default: available processors); wide-pool scenarios use 8",
             "  --forks N            fresh JVMs per (scenario, subject), overriding the mode's",
             "  --jvm PATH           the java executable for the measuring JVMs (default: this JVM's)",

@@ -4,7 +4,7 @@ import dev.forage.bench.scenario.YieldTurns;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The markdown of a run: header, results table, targets table, details. Numbers come only from {@link RunData}. */
+/** The markdown of a run: header, results table, the goals against the anchors, details. Numbers come only from {@link RunData}. */
 public final class Report {
     private Report() {
     }
@@ -39,7 +39,12 @@ public final class Report {
         sb.append(resultsTable(data, scenarios, subjects));
 
         if (!verdicts.isEmpty()) {
-            sb.append("\n**Targets** (issue 5; ratios of medians from this run)\n\n");
+            sb.append("\n**Against the anchors**\n\n");
+            sb.append("Forage's goals against ForkJoinPool, commonPool, Dispatchers.Default and the fixed pool, judged "
+                    + "on the medians of this run. Each row: Forage's median, the reference's, their ratio (lower is "
+                    + "better) and the limit the ratio must stay within; the best anchor is whichever of those pools "
+                    + "did best in that row. PASS: Forage met the goal in this run; MISS: it did not; n/a: this run "
+                    + "cannot tell.\n\n");
             sb.append(targetsTable(verdicts));
         }
         String details = details(data, scenarios, subjects);
@@ -110,7 +115,7 @@ public final class Report {
     }
 
     static String targetsTable(List<Targets.Verdict> verdicts) {
-        StringBuilder sb = new StringBuilder("| target | Forage | reference | ratio | limit | result |\n");
+        StringBuilder sb = new StringBuilder("| goal | Forage | reference | ratio | limit | result |\n");
         sb.append("| --- | --- | --- | --- | --- | --- |\n");
         for (Targets.Verdict v : verdicts) {
             String result = v.verdict.equals("n/a") ? "n/a: " + v.note : "**" + v.verdict + "**";

@@ -25,7 +25,7 @@ public final class Subjects {
 
     /** Forage with each other sleep strategy (docs/sleep-strategies.md); added with {@code --strategies}. */
     public static final List<Subject> STRATEGIES = List.of(
-            Subject.forage("forage-seed000", "Forage (seed 000)",
+            Subject.forage(Targets.PRE_RFC5_SUBJECT, "Forage (Rayon pre-RFC-5)",
                     b -> b.sleepProtocol(SleepProtocol.RAYON_PRE_RFC5), ForageDispatchers::from),
             Subject.forage("forage-emper", "Forage (EMPER)",
                     b -> b.sleepProtocol(SleepProtocol.EMPER), ForageDispatchers::from),

@@ -5,13 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The targets of issue 5, judged on one run's medians: each is "Forage's median / a reference median ≤ a
- * limit", except the idle target, which is "Forage's idle CPU = 0". Only the primary Forage subject (the
- * pool's default configuration) is judged.
+ * Forage's goals against the anchors (ForkJoinPool, the common pool, Dispatchers.Default, a fixed pool), judged on
+ * one run's medians: each is "Forage's median / a reference median ≤ a limit", except the idle goal, which is
+ * "Forage's idle CPU = 0". Only the primary Forage subject (the pool's default configuration) is judged; the
+ * goals themselves are listed in docs/benchmarks.md, "Targets".
  */
 public final class Targets {
-    /** The subject id the 8-worker low-load target compares against (the seed 000 strategy). */
-    public static final String SEED_000_SUBJECT = "forage-seed000";
+    /** The subject id the 8-worker low-load target compares against (Rayon's pre-RFC-5 sleep protocol). */
+    public static final String PRE_RFC5_SUBJECT = "forage-rayon-pre-rfc5";
+    /** How the targets table names that subject, run or not. */
+    static final String PRE_RFC5_NAME = "Rayon's pre-RFC-5 protocol";
 
     private Targets() {
     }
@@ -60,7 +63,7 @@ public final class Targets {
                 case LOW_LOAD: {
                     out.add(versusBest(data, sc, "cpu", forage, subjects, 1.0));
                     if (sc instanceof LowLoadCpu && ((LowLoadCpu) sc).fixedThreads() == 8) {
-                        out.add(versusSubject(data, sc, "cpu", forage, subjects, SEED_000_SUBJECT, 0.5));
+                        out.add(versusSubject(data, sc, "cpu", forage, subjects, PRE_RFC5_SUBJECT, 0.5));
                     }
                     break;
                 }
@@ -104,10 +107,11 @@ public final class Targets {
                 ref = s;
             }
         }
-        String target = name(sc, metric) + ": ≤ " + limit(limit) + " " + referenceId;
+        String target = name(sc, metric) + ": ≤ " + limit(limit) + " "
+                + (referenceId.equals(PRE_RFC5_SUBJECT) ? PRE_RFC5_NAME : ref != null ? ref.label() : referenceId);
         if (ref == null) {
-            return notMeasurable(target, referenceId.equals(SEED_000_SUBJECT)
-                    ? "the seed 000 strategy was not run (add --strategies; docs/benchmarks.md, \"Sleep strategies side by side\")"
+            return notMeasurable(target, referenceId.equals(PRE_RFC5_SUBJECT)
+                    ? PRE_RFC5_NAME + " was not run (add --strategies; docs/benchmarks.md, \"Sleep strategies side by side\")"
                     : referenceId + " was not run");
         }
         if (data.stats(sc.id(), ref.id(), metric) == null) {

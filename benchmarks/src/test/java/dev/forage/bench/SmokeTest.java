@@ -100,7 +100,7 @@ class SmokeTest {
             assertTrue(md.lines().anyMatch(l -> l.startsWith("| " + row) && !l.contains("failed")
                     && !l.contains("not run")), row + " row in:\n" + md);
         }
-        assertTrue(md.contains("**Targets**"), md);
+        assertTrue(md.contains("**Against the anchors**"), md);
         for (String png : new String[] {Compare.WAKEUP_PNG, Compare.LOWLOAD_PNG}) {
             BufferedImage img = ImageIO.read(new File(out, png));
             assertNotNull(img, png);

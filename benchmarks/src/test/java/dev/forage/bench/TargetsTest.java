@@ -119,7 +119,7 @@ class TargetsTest {
     }
 
     @Test
-    void wideLowLoadHasASecondTargetAgainstSeed000ThatIsNotMeasurableWithoutIt() {
+    void wideLowLoadHasASecondTargetAgainstRayonPreRfc5ThatIsNotMeasurableWithoutIt() {
         RunData d = new RunData();
         put(d, "lowload-1ms-w8", FJP, "cpu", 1.25);
         put(d, "lowload-1ms-w8", FORAGE, "cpu", 1.2);
@@ -127,7 +127,7 @@ class TargetsTest {
         assertEquals(2, v.size());
         assertEquals("PASS", v.get(0).verdict);
         assertEquals("n/a", v.get(1).verdict);
-        assertTrue(v.get(1).note.contains("seed 000"), v.get(1).note);
+        assertTrue(v.get(1).note.contains("Rayon's pre-RFC-5"), v.get(1).note);
     }
 
     @Test
