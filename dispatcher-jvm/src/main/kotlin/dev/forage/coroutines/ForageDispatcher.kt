@@ -39,7 +39,7 @@ import kotlinx.coroutines.cancel
  * No exception ever kills a worker.
  *
  * Get one with `Dispatchers.Forage` (the shared pool), [forageDispatcher] (a private pool) or
- * [ForagePool.asCoroutineDispatcher]:
+ * [ForagePool.asForageDispatcher]:
  * ```
  * forageDispatcher { threads = 4; name = "compute" }.use { compute ->
  *     val sum = runBlocking(compute) {
@@ -195,7 +195,7 @@ public class ForageDispatcher internal constructor(
         pool.close()
     }
 
-    /** Equal to any [ForageDispatcher] over the same pool: `pool.asCoroutineDispatcher() == pool.asCoroutineDispatcher()`. */
+    /** Equal to any [ForageDispatcher] over the same pool: `pool.asForageDispatcher() == pool.asForageDispatcher()`. */
     override fun equals(other: Any?): Boolean = other is ForageDispatcher && other.pool === pool
 
     /** Consistent with [equals]: the pool's identity. */
@@ -206,7 +206,7 @@ public class ForageDispatcher internal constructor(
 
     /**
      * Factories for Java callers (Kotlin code uses `Dispatchers.Forage`, [forageDispatcher] and
-     * [ForagePool.asCoroutineDispatcher]).
+     * [ForagePool.asForageDispatcher]).
      * ```java
      * CoroutineDispatcher shared = ForageDispatcher.common();
      * ForageDispatcher compute = ForageDispatcher.from(ForagePool.builder().threads(4).name("compute").build());

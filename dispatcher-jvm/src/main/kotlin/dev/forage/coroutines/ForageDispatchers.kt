@@ -21,12 +21,17 @@ public val Dispatchers.Forage: CoroutineDispatcher
     get() = CommonForage.DISPATCHER
 
 /**
- * A coroutine dispatcher over this pool. Closing the dispatcher closes the pool, as with kotlinx's
- * `ExecutorService.asCoroutineDispatcher()`; dispatchers over the same pool are equal.
+ * Forage's coroutine dispatcher over this pool: dispatches go to the pool's deques and injector, `delay` and
+ * `withTimeout` use the pool's timers, `limitedParallelism` gives Forage views, and closing the dispatcher
+ * closes the pool. Dispatchers over the same pool are equal.
  * ```
  * val pool = ForagePool.builder().threads(4).name("render").build()
- * pool.asCoroutineDispatcher().use { render -> runBlocking(render) { draw() } }
+ * pool.asForageDispatcher().use { render -> runBlocking(render) { draw() } }
  * ```
+ * Not `asCoroutineDispatcher()`: a `ForagePool` is a `java.util.concurrent.Executor`, so that name already
+ * belongs to kotlinx's `Executor.asCoroutineDispatcher()`, which wraps any executor in a generic dispatcher
+ * without Forage's timers, views or close. Under a name of its own, this function cannot be shadowed by an
+ * import, and the generic wrapper is never what a Forage call returns.
  */
 @JvmName("from")
-public fun ForagePool.asCoroutineDispatcher(): ForageDispatcher = ForageDispatcher.from(this)
+public fun ForagePool.asForageDispatcher(): ForageDispatcher = ForageDispatcher.from(this)

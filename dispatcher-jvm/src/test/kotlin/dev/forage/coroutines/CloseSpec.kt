@@ -204,7 +204,7 @@ class CloseSpec : FunSpec({
         val refused = shouldThrow<UnsupportedOperationException> { shared.close() }
         refused.message!! shouldContain "cannot be closed"
         refused.message!! shouldContain "forageDispatcher"
-        shouldThrow<UnsupportedOperationException> { ForagePool.commonPool().asCoroutineDispatcher().close() }
+        shouldThrow<UnsupportedOperationException> { ForagePool.commonPool().asForageDispatcher().close() }
         ForagePool.commonPool().isShutdown shouldBe false
         withWatchdog { withContext(Dispatchers.Forage) { 1 + 1 } shouldBe 2 }
     }

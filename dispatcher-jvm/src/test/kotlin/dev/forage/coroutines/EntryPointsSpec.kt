@@ -47,7 +47,7 @@ class EntryPointsSpec : FunSpec({
 
     test("dispatchers over the same pool are equal; the executor is the pool") {
         val pool = ForagePool.builder().threads(1).name("same-pool").build()
-        pool.asCoroutineDispatcher().use { d ->
+        pool.asForageDispatcher().use { d ->
             d shouldBe ForageDispatcher.from(pool)
             d.hashCode() shouldBe ForageDispatcher.from(pool).hashCode()
             d shouldNotBe Dispatchers.Forage
