@@ -3,6 +3,7 @@ package dev.forage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.Watchdog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

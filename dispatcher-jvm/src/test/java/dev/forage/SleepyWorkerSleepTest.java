@@ -2,6 +2,7 @@ package dev.forage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.forage.testing.Watchdog;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -8,6 +8,7 @@ import static dev.forage.PoolHarness.withPool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

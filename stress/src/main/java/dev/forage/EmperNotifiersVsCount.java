@@ -10,7 +10,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * Seed 003's sleepers count ({@link EmperSleepers}) under two notifiers at once, over one counted sleeper:
+ * EMPER's sleepers count ({@link EmperSleepers}) under two notifiers at once, over one counted sleeper:
  * {@code NotifyAnywhere(1)} (an injected job) against {@code NotifyEmper(2)} (a worker that pushed two jobs on
  * its own deque). Each returns how many hints it must write, that is how many sleepers it claimed.
  *
@@ -26,7 +26,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * <p>Result: r1 sleepers claimed by {@code NotifyAnywhere}, r2 by {@code NotifyEmper}, r3 the count at the end.
  */
 @JCStressTest
-@Description("Seed 003: NotifyAnywhere vs NotifyEmper over one sleeper: one claim, the other notification kept.")
+@Description("EMPER: NotifyAnywhere vs NotifyEmper over one sleeper: one claim, the other notification kept.")
 @Outcome(id = "1, 0, 0", expect = Expect.ACCEPTABLE,
         desc = "NotifyAnywhere claimed the sleeper; NotifyEmper found nobody (its pusher takes its own jobs).")
 @Outcome(id = "0, 1, -1", expect = Expect.ACCEPTABLE,

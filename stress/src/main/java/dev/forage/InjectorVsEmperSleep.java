@@ -10,7 +10,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIIII_Result;
 
 /**
- * Seed 003 ({@link EmperSleep}): {@code NotifyAnywhere} for an injected job against a worker that counts itself
+ * EMPER ({@link EmperSleep}): {@code NotifyAnywhere} for an injected job against a worker that counts itself
  * as a sleeper and blocks. The poster pushes into the injector (P) and runs {@code newInjectedJobs}: the CAS loop
  * on the sleepers count (N), which claims a counted sleeper or, finding none, leaves a pending notification (the
  * count goes negative), then the hint write under the pipe's lock. The worker runs its sleep step: latch to
@@ -35,7 +35,7 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  * injector, -1 none), r4 the sleepers count at the end, r5 hints buffered with no read posted.
  */
 @JCStressTest
-@Description("Seed 003: injector push + NotifyAnywhere vs a worker counting itself and blocking: never lost.")
+@Description("EMPER: injector push + NotifyAnywhere vs a worker counting itself and blocking: never lost.")
 @Outcome(id = "0, 0, -2, 0, 0", expect = Expect.ACCEPTABLE,
         desc = "N before C: the worker consumed the pending notification and searches the injector first.")
 @Outcome(id = "0, 2, -1, -1, 0", expect = Expect.ACCEPTABLE,
@@ -49,35 +49,29 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. a count off by one or a buffered hint.")
 @State
 public class InjectorVsEmperSleep {
-    private static final Runnable JOB = () -> { };
+    private final InjectorRace<EmperSleep> race =
+            new InjectorRace<>(probe -> new EmperSleep(1, probe, 0)); // the first noWorkFound sleeps
 
-    private final Injector injector = new Injector();
-    private final RaceProbe probe = new RaceProbe(injector);
-    private final EmperSleep sleep = new EmperSleep(1, probe, 0); // the first noWorkFound sleeps
-    private final SpinLatch latch = new SpinLatch(sleep, 0);
-    private final RaceIdleContext context = new RaceIdleContext(injector);
-    private final IdleState idle = sleep.startLooking(0);
-    private int hint;
+    public InjectorVsEmperSleep() {
+        race.startLooking();
+    }
 
     @Actor
     public void poster() {
-        injector.push(JOB); // P
-        sleep.newInjectedJobs(1, true); // N and the hint
-        context.otherActorDone = true;
+        race.post(); // P; N and the hint
     }
 
     @Actor
     public void sleeper() {
-        sleep.noWorkFound(idle, latch, context); // C, V, the block
-        hint = idle.takeHint(); // what the next search looks at first
+        race.sleepThenTakeHint(); // C, V, the block; then what the next search looks at first
     }
 
     @Arbiter
     public void arbiter(IIIII_Result r) {
-        r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
-        r.r2 = !probe.looked ? 0 : probe.sawWork ? 2 : 1;
-        r.r3 = hint;
-        r.r4 = sleep.sleepersCount();
-        r.r5 = sleep.bufferedHints();
+        r.r1 = race.blockOutcome();
+        r.r2 = !race.probe.looked ? 0 : race.probe.sawWork ? 2 : 1;
+        r.r3 = race.hint;
+        r.r4 = race.sleep.sleepersCount();
+        r.r5 = race.sleep.bufferedHints();
     }
 }

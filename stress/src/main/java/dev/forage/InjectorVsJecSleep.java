@@ -44,41 +44,36 @@ import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. the counters left with a sleeper nobody wakes.")
 @State
 public class InjectorVsJecSleep {
-    private static final Runnable JOB = () -> { };
-
-    private final Injector injector = new Injector();
-    private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
-    private final SpinLatch latch = new SpinLatch(sleep, 0);
-    private final RaceIdleContext context = new RaceIdleContext(injector, () -> sleep.isBlocked(0));
-    private final IdleState idle;
+    private final InjectorRace<JecSleep> race =
+            new InjectorRace<>(probe -> new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK), (jec, probe) -> jec);
 
     public InjectorVsJecSleep() {
-        sleep.newInternalJobs(1, true); // a previous post: the JEC is odd, nobody sleeps
-        idle = sleep.startLooking(0);
+        race.sleep.newInternalJobs(1, true); // a previous post: the JEC is odd, nobody sleeps
+        race.startLooking();
     }
 
     @Actor
     public void poster() {
-        injector.push(JOB); // I1
-        sleep.newInjectedJobs(1, true); // I2, I3, and the wake-up if I3 saw a sleeper
-        context.otherActorDone = true;
+        race.post(); // I1; I2, I3, and the wake-up if I3 saw a sleeper
     }
 
     @Actor
     public void sleeper() {
         // S1 as JecSleep.announceSleepy does it, minus the Thread.yield that follows it in noWorkFound.
-        idle.jobsCounter = Counters.jec(sleep.counters().incrementJecIfActive());
+        IdleState idle = race.idle;
+        idle.jobsCounter = Counters.jec(race.sleep.counters().incrementJecIfActive());
         idle.rounds++; // roundsUntilSleepy (0) + 1: the next noWorkFound goes to sleep
-        sleep.noWorkFound(idle, latch, context); // S2..S5
+        race.noWorkFound(); // S2..S5
     }
 
     @Arbiter
     public void arbiter(ZZZZZ_Result r) {
+        RaceIdleContext context = race.context;
         r.r1 = context.counted;
         r.r2 = context.sawInjectedJob;
         r.r3 = context.blocked();
         r.r4 = context.selfWoke;
-        long c = sleep.counters().load();
+        long c = race.sleep.counters().load();
         r.r5 = Counters.sleepingThreads(c) == 0 && Counters.inactiveThreads(c) == 1;
     }
 }

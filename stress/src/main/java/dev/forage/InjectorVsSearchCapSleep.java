@@ -39,49 +39,27 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. a sleeper left counted or a wrong searching count.")
 @State
 public class InjectorVsSearchCapSleep {
-    private static final Runnable JOB = () -> { };
-
-    private final Injector injector = new Injector();
-    private final SearchCapSleep sleep = new SearchCapSleep(1, 0, new RaceProbe(injector));
-    private final SpinLatch latch = new SpinLatch(sleep, 0);
-    private final RaceIdleContext context = new RaceIdleContext(injector);
-    private final IdleState idle;
-    private boolean searchSawJob;
+    private final InjectorRace<SearchCapSleep> race = new InjectorRace<>(probe -> new SearchCapSleep(1, 0, probe));
 
     public InjectorVsSearchCapSleep() {
-        idle = sleep.startLooking(0); // the one searcher
-        sleep.noWorkFound(idle, latch, context); // stops searching (the last one) and gets sleepy (S1)
+        race.startLooking(); // the one searcher
+        race.noWorkFound(); // stops searching (the last one) and gets sleepy (S1)
     }
 
     @Actor
     public void poster() {
-        injector.push(JOB);
-        sleep.newInjectedJobs(1, true);
-        context.otherActorDone = true;
+        race.post();
     }
 
     @Actor
     public void sleeper() {
-        if (!injector.isEmpty()) { // the worker loop's search between S1 and the sleep
-            searchSawJob = true;
-            sleep.workFound(idle);
-            return;
-        }
-        sleep.noWorkFound(idle, latch, context); // S2..S5
+        race.searchThenSleep(); // the last search, then S2..S5
     }
 
     @Arbiter
     public void arbiter(III_Result r) {
-        if (searchSawJob) {
-            r.r1 = 0;
-        } else if (!context.counted) {
-            r.r1 = 1;
-        } else if (context.sawInjectedJob) {
-            r.r1 = 2;
-        } else {
-            r.r1 = context.selfWoke ? 4 : 3;
-        }
-        r.r2 = sleep.sleepingThreads();
-        r.r3 = sleep.searchingThreads();
+        r.r1 = race.searchSawJob ? 0 : !race.context.counted ? 1 : race.jecSleepStep();
+        r.r2 = race.sleep.sleepingThreads();
+        r.r3 = race.sleep.searchingThreads();
     }
 }

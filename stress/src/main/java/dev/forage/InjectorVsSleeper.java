@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * The Dekker pair of seed 001's proof sketch, on the real {@link Injector} and {@link Counters}; pins the step
+ * The Dekker pair of the proof sketch of Rayon's sleep module (the jobs event counter), on the real {@link Injector} and {@link Counters}; pins the step
  * pair I1..I3 (poster) against S2..S4 (sleeper) of {@code docs/sleep.md} (labels as in {@link JecSleep}).
  *
  * <pre>
@@ -29,7 +29,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  * sleeper's CAS and the injector's volatile reads of its head and tail indices.
  */
 @JCStressTest
-@Description("Injector push + counters read vs sleeper CAS + injector check: never both miss (seed 001 fences).")
+@Description("Injector push + counters read vs sleeper CAS + injector check: never both miss (the fences of Rayon's sleep module).")
 @Outcome(id = "true, true", expect = Expect.ACCEPTABLE, desc = "Both saw each other: the poster wakes, the sleeper stays up.")
 @Outcome(id = "true, false", expect = Expect.ACCEPTABLE, desc = "Sleeper came first: it sleeps, the poster wakes it.")
 @Outcome(id = "false, true", expect = Expect.ACCEPTABLE, desc = "Poster came first: the sleeper sees the job and stays up.")

@@ -10,14 +10,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 
 /**
- * Seed 000 ({@link SleepyWorkerSleep}): a tickle against the sleepy worker's last search, its sleep CAS and its
+ * Rayon's pre-RFC-5 sleep module ({@link SleepyWorkerSleep}): a tickle against the sleepy worker's last search, its sleep CAS and its
  * block. The poster pushes a job into the injector (E) and tickles ({@code newInjectedJobs}: the load L, then
  * the swap and, if the asleep bit was set, the wake-up of every sleeper under the one lock). The worker is
  * already the sleepy one (G, done before the race); it searches once more, as the worker loop does between
  * getting sleepy and sleeping, and then runs {@code noWorkFound}: latch to SLEEPY, the lock, latch to SLEEPING,
  * the word's CAS from "I am sleepy" to the asleep bit (F), and the block on its condition.
  *
- * <p>Pins the "G before L" half of seed 000's argument ({@code docs/sleep-strategies.md}, section 3): the
+ * <p>Pins the "G before L" half of the pre-RFC-5 module's argument ({@code docs/sleep-strategies.md}, section 3): the
  * search sees E; or the tickle's swap comes before F, so F fails and the worker does not sleep; or F comes
  * before the swap, which then sees the asleep bit and wakes the sleeper under the lock it holds until it
  * waits. One worker, so the tickle has exactly one sleeper to wake.
@@ -30,7 +30,7 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
  * poster finished (lost wake-up), r4 the arbiter found the word back at AWAKE and nobody counted asleep.
  */
 @JCStressTest
-@Description("Seed 000: injector push + tickle vs the sleepy worker's last search, sleep CAS and block.")
+@Description("Rayon pre-RFC-5 sleep: injector push + tickle vs the sleepy worker's last search, sleep CAS and block.")
 @Outcome(id = "true, false, false, true", expect = Expect.ACCEPTABLE,
         desc = "The search after getting sleepy saw the job (and its workFound released the sleepy slot).")
 @Outcome(id = "false, false, false, true", expect = Expect.ACCEPTABLE,
@@ -42,42 +42,29 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. the word left with a sleepy or asleep worker.")
 @State
 public class InjectorVsSleepyWorkerSleep {
-    private static final Runnable JOB = () -> { };
-
-    private final Injector injector = new Injector();
-    private final SleepyWorkerSleep sleep = new SleepyWorkerSleep(1, 0, 1); // sleepy at round 0, asleep at 1
-    private final SpinLatch latch = new SpinLatch(sleep, 0);
-    private final RaceIdleContext context = new RaceIdleContext(injector);
-    private final IdleState idle;
-    private boolean searchSawJob;
+    private final InjectorRace<SleepyWorkerSleep> race =
+            new InjectorRace<>(probe -> new SleepyWorkerSleep(1, 0, 1)); // sleepy at round 0, asleep at 1
 
     public InjectorVsSleepyWorkerSleep() {
-        idle = sleep.startLooking(0);
-        sleep.noWorkFound(idle, latch, context); // G: get_sleepy; the next noWorkFound sleeps
+        race.startLooking();
+        race.noWorkFound(); // G: get_sleepy; the next noWorkFound sleeps
     }
 
     @Actor
     public void poster() {
-        injector.push(JOB); // E
-        sleep.newInjectedJobs(1, true); // L, the swap, the wake-up
-        context.otherActorDone = true;
+        race.post(); // E; L, the swap, the wake-up
     }
 
     @Actor
     public void sleeper() {
-        if (!injector.isEmpty()) { // the worker loop's search between get_sleepy and the sleep
-            searchSawJob = true;
-            sleep.workFound(idle);
-            return;
-        }
-        sleep.noWorkFound(idle, latch, context); // F and the block
+        race.searchThenSleep(); // the last search, then F and the block
     }
 
     @Arbiter
     public void arbiter(ZZZZ_Result r) {
-        r.r1 = searchSawJob;
-        r.r2 = context.blocked();
-        r.r3 = context.selfWoke;
-        r.r4 = sleep.word() == SleepyWord.AWAKE && sleep.sleepingThreads() == 0;
+        r.r1 = race.searchSawJob;
+        r.r2 = race.context.blocked();
+        r.r3 = race.context.selfWoke;
+        r.r4 = race.sleep.word() == SleepyWord.AWAKE && race.sleep.sleepingThreads() == 0;
     }
 }

@@ -10,7 +10,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * Seed 004's spin phase in front of the JEC ({@link SpinForWork} over {@link JecSleep}, as {@code MARL_SPIN}):
+ * marl's spin phase in front of the JEC ({@link SpinForWork} over {@link JecSleep}, as {@code MARL_SPIN}):
  * an injected job against a worker that spins, then goes through the JEC's sleep step. The worker runs the
  * worker loop from its first failed search: search the injector, {@code noWorkFound}, again, until it finds the
  * job. Its first {@code noWorkFound} calls spin ({@code SPIN_NANOS}: 64 looks for visible work, then a yield, per
@@ -39,42 +39,30 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. a sleeper left counted.")
 @State
 public class InjectorVsSpinForWork {
-    private static final Runnable JOB = () -> { };
     /** Short, so that the race also reaches the JEC's sleep step often; correctness never depends on it. */
     private static final long SPIN_NANOS = 2_000L;
 
-    private final Injector injector = new Injector();
-    private final RaceProbe probe = new RaceProbe(injector);
-    private final JecSleep jec = new JecSleep(1, 0, 0, probe);
-    private final SpinForWork sleep = new SpinForWork(jec, 1, SPIN_NANOS, probe);
-    private final SpinLatch latch = new SpinLatch(sleep, 0);
-    private final RaceIdleContext context = new RaceIdleContext(injector, () -> jec.isBlocked(0));
-    private final IdleState idle = sleep.startLooking(0);
+    private final InjectorRace<SpinForWork> race = new InjectorRace<>(probe -> new JecSleep(1, 0, 0, probe),
+            (jec, probe) -> new SpinForWork(jec, 1, SPIN_NANOS, probe));
+
+    public InjectorVsSpinForWork() {
+        race.startLooking();
+    }
 
     @Actor
     public void poster() {
-        injector.push(JOB);
-        sleep.newInjectedJobs(1, true);
-        context.otherActorDone = true;
+        race.post();
     }
 
     @Actor
     public void worker() {
-        while (injector.isEmpty()) { // the worker loop's search
-            sleep.noWorkFound(idle, latch, context);
-        }
-        sleep.workFound(idle);
+        race.searchUntilFound();
     }
 
     @Arbiter
     public void arbiter(II_Result r) {
-        if (context.blocked()) {
-            r.r1 = context.selfWoke ? 4 : 3;
-        } else if (context.sawInjectedJob) {
-            r.r1 = 2;
-        } else {
-            r.r1 = probe.sawWork ? 0 : 1;
-        }
-        r.r2 = sleep.sleepingThreads();
+        int step = race.jecSleepStep();
+        r.r1 = step >= 0 ? step : race.probe.sawWork ? 0 : 1;
+        r.r2 = race.sleep.sleepingThreads();
     }
 }

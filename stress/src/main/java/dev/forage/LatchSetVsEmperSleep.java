@@ -10,7 +10,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIZ_Result;
 
 /**
- * Seed 003 ({@link EmperSleep}) and a latch: {@code SpinLatch.set} from another thread against its owner
+ * EMPER ({@link EmperSleep}) and a latch: {@code SpinLatch.set} from another thread against its owner
  * counting itself as a sleeper and blocking on the hint pipe. A setter that finds the latch SLEEPING calls
  * {@code notifyWorkerLatchIsSet}, which takes the pipe's lock and wakes the owner directly (no hint); the woken
  * owner withdraws its read, giving its count back. Then, as the worker loop does when its latch is set, it
@@ -28,7 +28,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
  * sleepers count 0, no buffered hint and no hint left for the owner.
  */
 @JCStressTest
-@Description("Seed 003: SpinLatch.set vs its owner blocking on the hint pipe: never a lost wake-up.")
+@Description("EMPER: SpinLatch.set vs its owner blocking on the hint pipe: never a lost wake-up.")
 @Outcome(id = "0, 0, true", expect = Expect.ACCEPTABLE, desc = "Set before SLEEPING: the owner does not block.")
 @Outcome(id = "1, 1, true", expect = Expect.ACCEPTABLE, desc = "Set while SLEEPING: the setter woke the blocked owner.")
 @Outcome(id = "2, 0, true", expect = Expect.FORBIDDEN,
@@ -39,32 +39,22 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
         + "owner that saw SLEEPING published and still did not block (it holds the pipe's lock until it waits).")
 @State
 public class LatchSetVsEmperSleep {
-    private final RaceProbe probe = new RaceProbe(new Injector()); // no work anywhere: only the latch wakes
-    private final EmperSleep sleep = new EmperSleep(1, probe, 0); // the first noWorkFound sleeps
-    private final RaceIdleContext context = new RaceIdleContext(new Injector());
-    private final RecordingWaker waker = new RecordingWaker(sleep);
-    private final SpinLatch latch = new SpinLatch(waker, 0);
-    private final IdleState idle = sleep.startLooking(0);
+    private final LatchRace<EmperSleep> race =
+            new LatchRace<>(probe -> new EmperSleep(1, probe, 0), null); // the first noWorkFound sleeps
 
     @Actor
     public void owner() {
-        sleep.noWorkFound(idle, latch, context);
-        if (latch.probe()) {
-            sleep.workFound(idle); // the worker loop leaves the idle state once its latch is set
-        }
+        race.sleepThenLeave();
     }
 
     @Actor
     public void setter() {
-        latch.set();
-        context.otherActorDone = true;
+        race.set();
     }
 
     @Arbiter
     public void arbiter(IIZ_Result r) {
-        r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
-        r.r2 = waker.called ? 1 : 0;
-        r.r3 = latch.probe() && sleep.sleepersCount() == 0 && sleep.bufferedHints() == 0
-                && idle.takeHint() == IdleState.NO_HINT;
+        race.record(r, sleep -> sleep.sleepersCount() == 0 && sleep.bufferedHints() == 0
+                && race.idle.takeHint() == IdleState.NO_HINT);
     }
 }

@@ -45,35 +45,32 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 public class LatchSetVsJecNap {
     private static final long NAP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final JecSleep sleep = new JecSleep(1, 0, 0, NAP_NANOS, RaceIdleContext.NO_UNCLAIMED_WORK);
-    private final RaceIdleContext context = new RaceIdleContext(new Injector(), () -> sleep.isBlocked(0));
-    private final RecordingWaker waker = new RecordingWaker(sleep);
-    private final SpinLatch latch = new SpinLatch(waker, 0);
-    private final IdleState idle;
+    private final LatchRace<JecSleep> race = new LatchRace<>(
+            probe -> new JecSleep(1, 0, 0, NAP_NANOS, RaceIdleContext.NO_UNCLAIMED_WORK), sleep -> sleep.isBlocked(0));
 
     public LatchSetVsJecNap() {
-        idle = sleep.startLooking(0);
-        idle.sawPosts = true; // a neighbour pops its own posts: the next attempt is a nap
-        sleep.noWorkFound(idle, latch, context); // S1 (roundsUntilSleepy = 0): the next call naps
+        race.idle.sawPosts = true; // a neighbour pops its own posts: the next attempt is a nap
+        race.noWorkFound(); // S1 (roundsUntilSleepy = 0): the next call naps
     }
 
     @Actor
     public void owner() {
-        sleep.noWorkFound(idle, latch, context); // getSleepy, napper, fallAsleep, park, wakeUp
+        race.noWorkFound(); // getSleepy, napper, fallAsleep, park, wakeUp
     }
 
     @Actor
     public void setter() {
-        latch.set();
-        context.otherActorDone = true;
+        race.set();
     }
 
     @Arbiter
     public void arbiter(IIZ_Result r) {
+        JecSleep sleep = race.sleep;
+        WorkerCounters counters = race.context.counters();
         long parked = sleep.lastNapParkNanos(0);
         r.r1 = parked >= 0 ? 1 : 0;
-        r.r2 = waker.called ? 1 : 0;
-        r.r3 = parked < NAP_NANOS && latch.probe() && sleep.sleepingThreads() == 0 && sleep.idleThreads() == 1
-                && context.counters().get(PoolCounter.NAPS) == 1 && context.counters().get(PoolCounter.SLEEPS) == 0;
+        r.r2 = race.waker.called ? 1 : 0;
+        r.r3 = parked < NAP_NANOS && race.latch.probe() && sleep.sleepingThreads() == 0 && sleep.idleThreads() == 1
+                && counters.get(PoolCounter.NAPS) == 1 && counters.get(PoolCounter.SLEEPS) == 0;
     }
 }

@@ -36,32 +36,25 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. the counters left with a sleeper.")
 @State
 public class LatchSetVsJecSleep {
-    private final JecSleep sleep = new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK);
-    private final RaceIdleContext context = new RaceIdleContext(new Injector(), () -> sleep.isBlocked(0));
-    private final RecordingWaker waker = new RecordingWaker(sleep);
-    private final SpinLatch latch = new SpinLatch(waker, 0);
-    private final IdleState idle;
+    private final LatchRace<JecSleep> race = new LatchRace<>(
+            probe -> new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK), sleep -> sleep.isBlocked(0));
 
     public LatchSetVsJecSleep() {
-        idle = sleep.startLooking(0);
-        sleep.noWorkFound(idle, latch, context); // S1 (roundsUntilSleepy = 0): the next call sleeps
+        race.noWorkFound(); // S1 (roundsUntilSleepy = 0): the next call sleeps
     }
 
     @Actor
     public void owner() {
-        sleep.noWorkFound(idle, latch, context); // getSleepy, lock, fallAsleep, S2..S5
+        race.noWorkFound(); // getSleepy, lock, fallAsleep, S2..S5
     }
 
     @Actor
     public void setter() {
-        latch.set();
-        context.otherActorDone = true;
+        race.set();
     }
 
     @Arbiter
     public void arbiter(IIZ_Result r) {
-        r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
-        r.r2 = waker.called ? 1 : 0;
-        r.r3 = latch.probe() && sleep.sleepingThreads() == 0;
+        race.record(r, sleep -> sleep.sleepingThreads() == 0);
     }
 }

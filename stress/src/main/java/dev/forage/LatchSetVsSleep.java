@@ -12,7 +12,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
- * Seed 002, appendix A, at the level of the latch's decisions: {@code SpinLatch.set} against its owner falling
+ * Rayon RFC #5, appendix A, at the level of the latch's decisions: {@code SpinLatch.set} against its owner falling
  * asleep. Pins the latch step pair of {@code docs/sleep.md}, "Latches": the owner's
  * {@code getSleepy} (UNSET to SLEEPY), lock, {@code fallAsleep} (SLEEPY to SLEEPING), block, against the setter's
  * swap to SET and, only if the swap returned SLEEPING, lock and signal.
@@ -29,7 +29,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * the end (a lost wake-up).
  */
 @JCStressTest
-@Description("Latch set vs owner falling asleep (seed 002 appendix A): never a lost wake-up.")
+@Description("Latch set vs owner falling asleep (Rayon RFC #5, appendix A): never a lost wake-up.")
 @Outcome(id = "0, 0, 0, 0", expect = Expect.ACCEPTABLE, desc = "Set before getSleepy: the owner never tries to sleep.")
 @Outcome(id = "1, 0, 0, 0", expect = Expect.ACCEPTABLE, desc = "Set while SLEEPY: fallAsleep fails, the owner stays up.")
 @Outcome(id = "2, 1, 0, 0", expect = Expect.ACCEPTABLE, desc = "Set while SLEEPING: the setter woke the blocked owner.")

@@ -10,16 +10,16 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIZ_Result;
 
 /**
- * Seed 000 ({@link SleepyWorkerSleep}) and a latch: {@code SpinLatch.set} from another thread against its owner
+ * Rayon's pre-RFC-5 sleep module ({@link SleepyWorkerSleep}) and a latch: {@code SpinLatch.set} from another thread against its owner
  * falling asleep on it. A setter that finds the latch SLEEPING calls {@code notifyWorkerLatchIsSet}, which
  * tickles: the swap of the word and, if the asleep bit was set, the wake-up of every sleeper under the one lock.
  * The owner is the sleepy worker (before the race) and runs its last {@code noWorkFound}: latch to SLEEPY, the
  * lock, latch to SLEEPING, the word's CAS, the block. Then, as the worker loop does when its latch is set, it
  * leaves the idle state ({@code workFound}).
  *
- * <p>Pins two things: the latch hand-off of {@code docs/sleep-strategies.md} section 2 with seed 000's lock (the
+ * <p>Pins two things: the latch hand-off of {@code docs/sleep-strategies.md} section 2 with the pre-RFC-5 module's lock (the
  * owner is never left blocked on a set latch), and that the owner never keeps the sleepy slot after its latch
- * was set: seed 000 allows one sleepy worker at a time, so a slot left taken stops every worker from ever
+ * was set: the pre-RFC-5 module allows one sleepy worker at a time, so a slot left taken stops every worker from ever
  * getting sleepy again, and the idle pool spins instead of sleeping until some unrelated job tickles.
  *
  * <p>Cannot hang: see {@link InjectorVsSleepyWorkerSleep}.
@@ -29,7 +29,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
  * SET, the word AWAKE (nobody sleepy, nobody asleep) and nobody counted asleep.
  */
 @JCStressTest
-@Description("Seed 000: SpinLatch.set vs its owner falling asleep; no lost wake-up, no sleepy slot left taken.")
+@Description("Rayon pre-RFC-5 sleep: SpinLatch.set vs its owner falling asleep; no lost wake-up, no sleepy slot left taken.")
 @Outcome(id = "0, 0, true", expect = Expect.ACCEPTABLE,
         desc = "Set before SLEEPING: the owner does not sleep and releases the sleepy slot on leaving.")
 @Outcome(id = "0, 1, true", expect = Expect.ACCEPTABLE,
@@ -44,35 +44,25 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else.")
 @State
 public class LatchSetVsSleepyWorkerSleep {
-    private final SleepyWorkerSleep sleep = new SleepyWorkerSleep(1, 0, 1); // sleepy at round 0, asleep at 1
-    private final RaceIdleContext context = new RaceIdleContext(new Injector());
-    private final RecordingWaker waker = new RecordingWaker(sleep);
-    private final SpinLatch latch = new SpinLatch(waker, 0);
-    private final IdleState idle;
+    private final LatchRace<SleepyWorkerSleep> race =
+            new LatchRace<>(probe -> new SleepyWorkerSleep(1, 0, 1), null); // sleepy at round 0, asleep at 1
 
     public LatchSetVsSleepyWorkerSleep() {
-        idle = sleep.startLooking(0);
-        sleep.noWorkFound(idle, latch, context); // get_sleepy; the next noWorkFound sleeps
+        race.noWorkFound(); // get_sleepy; the next noWorkFound sleeps
     }
 
     @Actor
     public void owner() {
-        sleep.noWorkFound(idle, latch, context);
-        if (latch.probe()) {
-            sleep.workFound(idle); // the worker loop leaves the idle state once its latch is set
-        }
+        race.sleepThenLeave();
     }
 
     @Actor
     public void setter() {
-        latch.set();
-        context.otherActorDone = true;
+        race.set();
     }
 
     @Arbiter
     public void arbiter(IIZ_Result r) {
-        r.r1 = !context.blocked() ? 0 : context.selfWoke ? 2 : 1;
-        r.r2 = waker.called ? 1 : 0;
-        r.r3 = latch.probe() && sleep.word() == SleepyWord.AWAKE && sleep.sleepingThreads() == 0;
+        race.record(r, sleep -> sleep.word() == SleepyWord.AWAKE && sleep.sleepingThreads() == 0);
     }
 }

@@ -36,4 +36,25 @@ class WatchdogTest {
             throw boom;
         })));
     }
+
+    @Test
+    void theBudgetScaleAppliesAndTheContextIsReported() {
+        String before = System.getProperty(Watchdog.BUDGET_SCALE_PROPERTY);
+        System.setProperty(Watchdog.BUDGET_SCALE_PROPERTY, "0.001"); // 120 s nominal: the 1 s floor
+        try {
+            CountDownLatch never = new CountDownLatch(1);
+            AssertionError e = assertThrows(AssertionError.class,
+                    () -> Watchdog.within("scaled body", () -> "pool state: idle", never::await));
+            String m = e.getMessage();
+            assertTrue(m.contains("budget of 1 s"), m);
+            assertTrue(m.contains("pool state: idle"), "with the caller's context:\n" + m);
+            assertTrue(m.contains("\"watched: scaled body\""), m);
+        } finally {
+            if (before == null) {
+                System.clearProperty(Watchdog.BUDGET_SCALE_PROPERTY);
+            } else {
+                System.setProperty(Watchdog.BUDGET_SCALE_PROPERTY, before);
+            }
+        }
+    }
 }
