@@ -1,5 +1,6 @@
 package dev.forage.interop;
 
+import dev.forage.testing.Watchdog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
