@@ -356,6 +356,29 @@ public final class ForagePool implements Executor, AutoCloseable {
         return registry.shutdownNow();
     }
 
+    /**
+     * Runs {@code action} once, when this pool is shut down through any face: {@link #shutdown()},
+     * {@link #shutdownNow()}, {@link #close()}, or an executor or dispatcher over it. It runs on the thread that
+     * shut the pool down, after new outside submissions are refused; if the pool is already shut down, at once
+     * on the calling thread. For code over the pool that must react, such as an executor that cancels its
+     * periodic tasks; keep it short. An exception it throws goes to the pool's uncaught-exception handler. On
+     * the {@linkplain #commonPool() common pool}, which is never shut down, it never runs.
+     *
+     * <pre>{@code
+     * pool.whenShutdown(() -> heartbeat.cancel(false));
+     * }</pre>
+     *
+     * @throws NullPointerException if {@code action} is null
+     */
+    public void whenShutdown(Runnable action) {
+        if (action == null) {
+            throw new NullPointerException("ForagePool.whenShutdown: action must not be null");
+        }
+        if (!common) {
+            registry.whenShutdown(action);
+        }
+    }
+
     /** True once {@link #shutdown()} was called. */
     public boolean isShutdown() {
         return registry.lifecycle.isShutdown();

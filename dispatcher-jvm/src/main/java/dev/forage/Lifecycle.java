@@ -1,7 +1,9 @@
 package dev.forage;
 
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One pool's life: running, shut down, terminated. Every face (the pool, its executors, its dispatchers) reads
@@ -20,6 +22,8 @@ final class Lifecycle {
     /** Padded: every outside submission writes it twice. */
     private final PaddedAtomicLong control = new PaddedAtomicLong();
     private final LockLatch terminated = new LockLatch();
+    /** {@link ForagePool#whenShutdown} actions not run yet. */
+    private final CopyOnWriteArrayList<Runnable> shutdownActions = new CopyOnWriteArrayList<>();
 
     Lifecycle(String poolName) {
         this.poolName = poolName;
@@ -55,6 +59,53 @@ final class Lifecycle {
             }
             if (control.compareAndSet(c, c | SHUTDOWN)) {
                 return true;
+            }
+        }
+    }
+
+    /**
+     * Runs {@code action} once the pool is shut down: at once if it already is. Either this call or
+     * {@link #runShutdownActions} runs it, never both: the shutdown sets the bit before it reads the list, and
+     * this call adds to the list before it reads the bit, so at least one of them sees the other (both may, hence
+     * the once-guard).
+     */
+    void whenShutdown(Runnable action, Thread.UncaughtExceptionHandler onFailure) {
+        Runnable once = new Once(action, onFailure);
+        shutdownActions.add(once);
+        if (isShutdown()) {
+            shutdownActions.remove(once);
+            once.run();
+        }
+    }
+
+    /** The shutdown that set the bit runs every registered action, in registration order. */
+    void runShutdownActions() {
+        for (Runnable action : shutdownActions) {
+            action.run();
+        }
+        shutdownActions.clear();
+    }
+
+    /** Runs an action at most once; its failure goes to the handler, so the others still run. */
+    private static final class Once implements Runnable {
+        private final AtomicBoolean ran = new AtomicBoolean();
+        private final Runnable action;
+        private final Thread.UncaughtExceptionHandler onFailure;
+
+        Once(Runnable action, Thread.UncaughtExceptionHandler onFailure) {
+            this.action = action;
+            this.onFailure = onFailure;
+        }
+
+        @Override
+        public void run() {
+            if (!ran.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                action.run();
+            } catch (Throwable t) {
+                onFailure.uncaughtException(Thread.currentThread(), t);
             }
         }
     }

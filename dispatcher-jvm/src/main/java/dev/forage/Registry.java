@@ -144,12 +144,23 @@ final class Registry implements PoolProbe {
     void shutdown() {
         if (lifecycle.startShutdown()) {
             runner.shutdownStarted(false);
+            lifecycle.runShutdownActions();
         }
+    }
+
+    /** {@link ForagePool#whenShutdown}: an action's failure goes where a job's would. */
+    void whenShutdown(Runnable action) {
+        lifecycle.whenShutdown(action, new Thread.UncaughtExceptionHandler() {
+            @Override
+            public void uncaughtException(Thread thread, Throwable error) {
+                handleUncaught(thread, error);
+            }
+        });
     }
 
     /** Shuts down, then removes and returns the jobs that never started: injected jobs and pending timers. */
     List<Runnable> shutdownNow() {
-        lifecycle.startShutdown();
+        boolean first = lifecycle.startShutdown();
         List<Runnable> never = new ArrayList<>();
         for (TimerTask t : timers.drainPending()) {
             never.add(t.job());
@@ -159,6 +170,9 @@ final class Registry implements PoolProbe {
             never.add(job instanceof TimerTask ? ((TimerTask) job).job() : job);
         }
         runner.shutdownStarted(true);
+        if (first) {
+            lifecycle.runShutdownActions();
+        }
         return never;
     }
 

@@ -124,7 +124,14 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
                     + "JVM); use ForageExecutorService.viewOf(ForagePool.commonPool()), or own a private pool "
                     + "from ForagePool.builder()");
         }
-        return new ForageExecutorService(pool, true);
+        final ForageExecutorService executor = new ForageExecutorService(pool, true);
+        pool.whenShutdown(new Runnable() {
+            @Override
+            public void run() {
+                executor.cancelWaitingPeriodicRuns();
+            }
+        });
+        return executor;
     }
 
     /**
@@ -451,8 +458,17 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         } else {
             markShutdown();
         }
+        cancelWaitingPeriodicRuns();
+    }
+
+    /**
+     * Cancels the periodic tasks whose next run waits in a timer: only those, since a run in progress finishes
+     * and then cancels its task. Idempotent. An owning executor also runs it when its pool is shut down through
+     * another face ({@link ForagePool#whenShutdown}), or the timer of an hourly task would keep the pool's
+     * last worker, and so {@code pool.close()}, waiting until its deadline.
+     */
+    private void cancelWaitingPeriodicRuns() {
         for (Dispatch d : dispatches) {
-            // Only the runs still waiting in a timer: a run in progress finishes, then cancels its task.
             if (d.isPeriodic() && d.withdraw()) {
                 d.task().cancel(false);
             }

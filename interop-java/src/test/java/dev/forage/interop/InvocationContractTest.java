@@ -1,12 +1,12 @@
 package dev.forage.interop;
 
-import dev.forage.testing.Watchdog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.ForagePool;
+import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

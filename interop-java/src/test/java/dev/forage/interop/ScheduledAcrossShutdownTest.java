@@ -1,15 +1,16 @@
 package dev.forage.interop;
 
-import dev.forage.testing.Watchdog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.ForagePool;
+import dev.forage.testing.Watchdog;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -103,11 +104,24 @@ class ScheduledAcrossShutdownTest {
         ForageExecutorService executor = setup.executor(pool);
         ScheduledFuture<?> hourly = executor.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.HOURS);
         setup.shutdown(pool, executor);
-        // Through the pool's own face, the executor learns of the shutdown when it is next asked (the pool has
-        // no shutdown callback); ForagePool.close() alone would wait for the hourly deadline.
+        // Through the pool's own face: an owner hears of it from the pool (ForagePool.whenShutdown), a view when
+        // it is next asked.
         assertTrue(executor.awaitTermination(30, TimeUnit.SECONDS), "a periodic timer held up termination");
         assertTrue(hourly.isCancelled());
         pool.close();
         assertTrue(pool.isTerminated());
+    }
+
+    @Test
+    void closingAnOwnedPoolDirectlyCancelsTheOwnersWaitingPeriodicTasksAtOnce() {
+        // Without the pool telling its owner about the shutdown, close() would wait for the hourly deadline and
+        // the watchdog would fail this test with a thread dump.
+        ForagePool pool = ForagePool.builder().threads(1).name("closed-directly").build();
+        ForageExecutorService executor = ForageExecutorService.owning(pool);
+        ScheduledFuture<?> hourly = executor.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.HOURS);
+        pool.close();
+        assertTrue(pool.isTerminated());
+        assertTrue(hourly.isCancelled(), "the owner's periodic task was cancelled when its pool shut down");
+        assertTrue(executor.isTerminated());
     }
 }
