@@ -36,8 +36,16 @@ final class SearchCapSleep implements Sleep {
     }
 
     SearchCapSleep(Parker[] parkers, int roundsUntilSleepy, PoolProbe probe) {
-        this.jec = new JecSleep(parkers, roundsUntilSleepy, 0, Tuning.NAP_NANOS, probe);
-        this.threads = parkers.length;
+        this(new JecSleep(parkers, roundsUntilSleepy, 0, Tuning.NAP_NANOS, probe), parkers.length, roundsUntilSleepy);
+    }
+
+    /**
+     * Around a given JEC (built with {@code wakeOnWorkFound} 0, as the cap does its own ramp-up), so that a test
+     * can watch that JEC's blocked flag.
+     */
+    SearchCapSleep(JecSleep jec, int threads, int roundsUntilSleepy) {
+        this.jec = jec;
+        this.threads = threads;
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.isSearcher = new boolean[threads];
     }

@@ -39,7 +39,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. a sleeper left counted or a wrong searching count.")
 @State
 public class InjectorVsSearchCapSleep {
-    private final InjectorRace<SearchCapSleep> race = new InjectorRace<>(probe -> new SearchCapSleep(1, 0, probe));
+    // Built around a JEC of its own, so that the race reads that JEC's blocked flag (it parks outside its lock).
+    private final InjectorRace<SearchCapSleep> race = new InjectorRace<>(
+            probe -> new JecSleep(1, 0, 0, probe), (jec, probe) -> new SearchCapSleep(jec, 1, 0));
 
     public InjectorVsSearchCapSleep() {
         race.startLooking(); // the one searcher
