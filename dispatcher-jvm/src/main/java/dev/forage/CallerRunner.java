@@ -163,9 +163,11 @@ final class CallerRunner implements Runner {
             }
             interrupted |= Thread.interrupted();
             Worker previous = Worker.bind(worker);
+            worker.busyStarts(); // the pool's busy time is the time threads spend driving it, less idle spells
             try {
                 return body.run();
             } finally {
+                worker.busyEnds();
                 Worker.unbind(previous);
                 interrupted |= Thread.interrupted();
                 release(); // terminates a drained pool after shutdown

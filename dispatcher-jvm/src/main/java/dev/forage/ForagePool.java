@@ -433,10 +433,23 @@ public final class ForagePool implements Executor, AutoCloseable {
         return registry;
     }
 
+    /**
+     * The pool's name and state with live counts from a {@linkplain #statistics() snapshot}, for logs and
+     * debuggers:
+     * <pre>
+     * ForagePool[compute, running, threads=4, active=1, idle=1, sleeping=2, queued=12 (deques=10, injector=2), steals=10, jobsRun=1000]
+     * </pre>
+     * {@code active}, {@code idle} and {@code sleeping} workers (running jobs; awake but searching; blocked), jobs
+     * queued in the workers' deques and in the injector, and two counters: jobs taken from another worker's deque
+     * and jobs run. The format is for people; parse {@link #statistics()} instead.
+     */
     @Override
     public String toString() {
-        return "ForagePool[" + registry.name + ", " + registry.lifecycle.state() + ", threads=" + parallelism()
-                + "]";
+        PoolStatistics s = registry.statistics();
+        return "ForagePool[" + registry.name + ", " + registry.lifecycle.state() + ", threads=" + s.threads()
+                + ", active=" + s.activeWorkers() + ", idle=" + s.idleWorkers() + ", sleeping=" + s.sleepingWorkers()
+                + ", queued=" + s.queuedJobs() + " (deques=" + s.dequeQueuedJobs() + ", injector="
+                + s.injectorQueuedJobs() + "), steals=" + s.steals() + ", jobsRun=" + s.jobsRun() + "]";
     }
 
     /** The lazily created common pool (initialization-on-demand holder). */

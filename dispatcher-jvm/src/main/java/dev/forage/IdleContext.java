@@ -25,6 +25,12 @@ interface IdleContext {
      */
     long parkNanos();
 
+    /**
+     * A wake-up whose next search found no work: counts it ({@link WorkerCounters#wakeupWithoutWork}) and reports
+     * it to JFR when a recording wants it.
+     */
+    void wakeupWithoutWork();
+
     /** This worker's statistics, written only by this worker. */
     WorkerCounters counters();
 }

@@ -49,7 +49,7 @@ final class IdleCounts {
     static void countUselessWakeUp(IdleState idle, IdleContext context) {
         if (idle.justWoken) {
             idle.justWoken = false;
-            context.counters().wakeupWithoutWork();
+            context.wakeupWithoutWork();
         }
     }
 }

@@ -153,6 +153,26 @@ final class Injector extends InjectorTail {
         return head >> SHIFT == tail >> SHIFT;
     }
 
+    /**
+     * Any thread; an approximate snapshot for statistics: the slots between the head and the tail index, less
+     * the "installing" offset at the end of each block between them. Approximate because the two indices are
+     * read one after the other while others move them, and because a slot counts from the moment a producer
+     * claims it (its job may still be on its way) until a consumer claims it (its job may still be in the slot).
+     * Never negative.
+     */
+    public long approximateSize() {
+        long head = headIndex >> SHIFT;
+        long tail = tailIndex >> SHIFT;
+        if (tail <= head) {
+            return 0;
+        }
+        long blockSize = lastOffset + 1L;
+        // Index k is an "installing" offset iff k % blockSize == blockSize - 1: floor(n / blockSize) of them lie
+        // in [0, n).
+        long installing = tail / blockSize - head / blockSize;
+        return Math.max(tail - head - installing, 0);
+    }
+
     private int offset(long index) {
         return (int) (index >> SHIFT) & lastOffset;
     }

@@ -108,7 +108,7 @@ final class JecSleep implements Sleep {
     public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
         if (idle.justWoken) {
             idle.justWoken = false;
-            context.counters().wakeupWithoutWork();
+            context.wakeupWithoutWork();
         }
         if (idle.rounds < roundsUntilSleepy) {
             Thread.yield();

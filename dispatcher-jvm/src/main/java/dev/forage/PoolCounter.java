@@ -14,34 +14,42 @@ package dev.forage;
  */
 public enum PoolCounter {
     /** Jobs run by workers (including join halves, scope jobs and fired timers). */
-    JOBS_RUN("jobsRun"),
+    JOBS_RUN("jobsRun", "Jobs run by workers"),
     /** Jobs a worker took from another worker's deque. */
-    STEALS("steals"),
+    STEALS("steals", "Jobs a worker took from another worker's deque"),
     /** Jobs workers took from the injector (submitted from outside the pool, or fired timers). */
-    INJECTED_JOBS("injectedJobs"),
+    INJECTED_JOBS("injectedJobs",
+            "Jobs workers took from the injector (submitted from outside the pool, or fired timers)"),
     /** Times a worker blocked. */
-    SLEEPS("sleeps"),
+    SLEEPS("sleeps", "Times a worker blocked"),
     /** Times a blocked worker woke up (woken by another thread, or by its own timer deadline). */
-    WAKEUPS("wakeups"),
+    WAKEUPS("wakeups", "Times a blocked worker woke up"),
     /** Wake-ups whose next search found no work: wasted wake-ups. */
-    WAKEUPS_WITHOUT_WORK("wakeupsWithoutWork"),
+    WAKEUPS_WITHOUT_WORK("wakeupsWithoutWork", "Wake-ups whose next search found no work"),
     /** Wake-ups that found the latch the worker slept on set (targeted wake-ups from join, scope, install). */
-    LATCH_WAKEUPS("latchWakeups"),
+    LATCH_WAKEUPS("latchWakeups", "Wake-ups that found the latch the worker slept on set"),
     /**
      * Naps: bounded parks of an idle worker that is not counted as sleeping, taken instead of a sleep while
      * another worker keeps posting jobs that it runs itself (a chain, a coroutine ping-pong), so that worker's
      * posts need not wake anyone. Only the JEC protocols nap ({@code docs/sleep.md}, "The nap").
      */
-    NAPS("naps");
+    NAPS("naps", "Bounded parks of an idle worker not counted as sleeping");
 
     private final String key;
+    private final String description;
 
-    PoolCounter(String key) {
+    PoolCounter(String key, String description) {
         this.key = key;
+        this.description = description;
     }
 
     /** The counter's name in {@link PoolStatistics#toString()} and in metrics: camel case, stable. */
     public String key() {
         return key;
+    }
+
+    /** One line for people: what the counter counts (the description of its metric). */
+    public String description() {
+        return description;
     }
 }

@@ -7,10 +7,37 @@ import java.util.Arrays;
  * counter on the hot path), so a snapshot taken while the pool runs is a consistent sum of slightly different
  * moments.
  *
+ * <p>Two kinds of numbers:
+ * <ul>
+ *   <li><b>Counters</b>, one per {@link PoolCounter}, only ever grow: {@link #count}, {@link #jobsRun()}, ...</li>
+ *   <li><b>Gauges</b>, read when the snapshot is taken: workers {@linkplain #sleepingWorkers() sleeping} and
+ *       {@linkplain #idleWorkers() idle}, jobs queued in each worker's deque ({@link #queuedJobs(int)}) and in the
+ *       injector ({@link #injectorQueuedJobs()}), and busy time ({@link #busyNanos()}), which grows like a
+ *       counter but is read from a clock.</li>
+ * </ul>
+ *
+ * <p><b>Busy time</b>: a worker is busy from the moment it leaves the idle state (its search found a job, or
+ * the latch it waited on was set) until it next starts looking for work; running jobs, taking the next one from
+ * its own deque, and the one quick look at the other queues before it counts itself idle are busy; searching,
+ * yielding, napping and sleeping are not. A job that waits in {@code join} or {@code scope} and finds nothing to
+ * run meanwhile makes its worker idle for that wait. The clock is read once per idle transition, never per job.
+ * Utilisation over an interval is the growth of {@link #busyNanos()} divided by the interval times
+ * {@link #threads()}. For a {@linkplain ForagePool#isSingleThreaded() single-threaded} pool, busy time counts
+ * the time threads spend driving it, less idle spells.
+ *
+ * <p><b>Queued jobs</b> are snapshots of volatile indices: a deque's count is exact at some moment of the
+ * read; the injector's is approximate by the jobs in flight (claimed by a producer but not yet written, or by a
+ * consumer but not yet taken).
+ *
  * <pre>{@code
  * PoolStatistics s = pool.statistics();
- * System.out.printf("%d jobs, %d steals, %d sleeps, %d useless wake-ups%n",
- *         s.jobsRun(), s.steals(), s.sleeps(), s.wakeupsWithoutWork());
+ * System.out.printf("%d jobs, %d steals, %d sleeps, %d useless wake-ups, %d queued%n",
+ *         s.jobsRun(), s.steals(), s.sleeps(), s.wakeupsWithoutWork(), s.queuedJobs());
+ *
+ * PoolStatistics before = pool.statistics();
+ * // ... one second later:
+ * PoolStatistics after = pool.statistics();
+ * double utilisation = (after.busyNanos() - before.busyNanos()) / (1e9 * after.threads());
  * }</pre>
  */
 public final class PoolStatistics {
@@ -19,27 +46,53 @@ public final class PoolStatistics {
     private final int sleepingWorkers;
     private final int idleWorkers;
     private final long[] jobsPerWorker;
+    private final long[] busyNanosPerWorker;
+    private final int[] queuedPerWorker;
+    private final long busyNanos;
+    private final long dequeQueuedJobs;
+    private final long injectorQueuedJobs;
 
-    /** {@code totals} is indexed by {@link PoolCounter#ordinal()}. */
-    PoolStatistics(int threads, long[] totals, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker) {
+    private PoolStatistics(int threads, long[] totals, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker,
+            long[] busyNanosPerWorker, int[] queuedPerWorker, long busyNanos, long dequeQueuedJobs,
+            long injectorQueuedJobs) {
         this.threads = threads;
         this.totals = totals;
         this.sleepingWorkers = sleepingWorkers;
         this.idleWorkers = idleWorkers;
         this.jobsPerWorker = jobsPerWorker;
+        this.busyNanosPerWorker = busyNanosPerWorker;
+        this.queuedPerWorker = queuedPerWorker;
+        this.busyNanos = busyNanos;
+        this.dequeQueuedJobs = dequeQueuedJobs;
+        this.injectorQueuedJobs = injectorQueuedJobs;
     }
 
-    /** Sums the counters of {@code workers}; the first {@code threads} of them have a per-worker slot. */
-    static PoolStatistics sum(Worker[] workers, int threads, Sleep sleep) {
+    /**
+     * Sums the counters and gauges of {@code workers}; the first {@code threads} of them have per-worker slots
+     * (a single-threaded pool has one worker and no thread: its worker counts in the sums only).
+     */
+    static PoolStatistics sum(Worker[] workers, int threads, Sleep sleep, Injector injector) {
         long[] totals = new long[PoolCounter.values().length];
-        long[] perWorker = new long[threads];
+        long[] jobs = new long[threads];
+        long[] busy = new long[threads];
+        int[] queued = new int[threads];
+        long busyTotal = 0;
+        long queuedTotal = 0;
         for (int i = 0; i < workers.length; i++) {
-            workers[i].counters.addTo(totals);
+            Worker w = workers[i];
+            w.counters.addTo(totals);
+            long workerBusy = w.counters.busyNanos();
+            int workerQueued = w.deque.size();
+            busyTotal += workerBusy;
+            queuedTotal += workerQueued;
             if (i < threads) {
-                perWorker[i] = workers[i].counters.get(PoolCounter.JOBS_RUN);
+                jobs[i] = w.counters.get(PoolCounter.JOBS_RUN);
+                busy[i] = workerBusy;
+                queued[i] = workerQueued;
             }
         }
-        return new PoolStatistics(threads, totals, sleep.sleepingThreads(), sleep.idleThreads(), perWorker);
+        return new PoolStatistics(threads, totals, sleep.sleepingThreads(), sleep.idleThreads(), jobs, busy, queued,
+                busyTotal, queuedTotal, injector.approximateSize());
     }
 
     /** The value of {@code counter}, summed over the workers. */
@@ -106,16 +159,73 @@ public final class PoolStatistics {
     }
 
     /**
+     * Workers running jobs when the snapshot was taken: {@link #threads()} less the {@linkplain #idleWorkers()
+     * idle} and {@linkplain #sleepingWorkers() sleeping} ones (never negative; the three counts are read one
+     * after the other).
+     */
+    public int activeWorkers() {
+        return Math.max(threads - idleWorkers - sleepingWorkers, 0);
+    }
+
+    /**
      * Jobs run by worker {@code index}, from 0 to {@link #threads()} - 1.
      *
      * @throws IndexOutOfBoundsException for any other index
      */
     public long jobsRun(int index) {
-        if (index < 0 || index >= jobsPerWorker.length) {
+        return jobsPerWorker[checkIndex(index)];
+    }
+
+    /**
+     * Nanoseconds all workers together have been busy since the pool started (see "Busy time" above), including
+     * the busy spells in progress. Grows like a counter.
+     */
+    public long busyNanos() {
+        return busyNanos;
+    }
+
+    /**
+     * Nanoseconds worker {@code index} has been busy since it started, from 0 to {@link #threads()} - 1.
+     *
+     * @throws IndexOutOfBoundsException for any other index
+     */
+    public long busyNanos(int index) {
+        return busyNanosPerWorker[checkIndex(index)];
+    }
+
+    /** Jobs queued when the snapshot was taken: in every worker's deque plus the injector. */
+    public long queuedJobs() {
+        return dequeQueuedJobs + injectorQueuedJobs;
+    }
+
+    /** Jobs queued in the workers' deques (pushed by workers, waiting to be run or stolen). */
+    public long dequeQueuedJobs() {
+        return dequeQueuedJobs;
+    }
+
+    /**
+     * Jobs queued in worker {@code index}'s deque, from 0 to {@link #threads()} - 1.
+     *
+     * @throws IndexOutOfBoundsException for any other index
+     */
+    public int queuedJobs(int index) {
+        return queuedPerWorker[checkIndex(index)];
+    }
+
+    /**
+     * Jobs queued in the injector (submitted from outside the pool, fired timers, fair re-submissions):
+     * approximate by the jobs that producers and consumers are moving at that instant.
+     */
+    public long injectorQueuedJobs() {
+        return injectorQueuedJobs;
+    }
+
+    private int checkIndex(int index) {
+        if (index < 0 || index >= threads) {
             throw new IndexOutOfBoundsException("worker index " + index + " is out of range; allowed: 0.."
-                    + (jobsPerWorker.length - 1));
+                    + (threads - 1));
         }
-        return jobsPerWorker[index];
+        return index;
     }
 
     @Override
@@ -125,6 +235,10 @@ public final class PoolStatistics {
             b.append(", ").append(c.key()).append('=').append(totals[c.ordinal()]);
         }
         return b.append(", sleepingWorkers=").append(sleepingWorkers).append(", idleWorkers=").append(idleWorkers)
-                .append(", jobsPerWorker=").append(Arrays.toString(jobsPerWorker)).append('}').toString();
+                .append(", queuedJobs=").append(queuedJobs()).append(", injectorQueuedJobs=").append(injectorQueuedJobs)
+                .append(", busyNanos=").append(busyNanos)
+                .append(", jobsPerWorker=").append(Arrays.toString(jobsPerWorker))
+                .append(", queuedPerWorker=").append(Arrays.toString(queuedPerWorker))
+                .append(", busyNanosPerWorker=").append(Arrays.toString(busyNanosPerWorker)).append('}').toString();
     }
 }

@@ -203,7 +203,7 @@ final class Registry implements PoolProbe {
     // Statistics.
 
     PoolStatistics statistics() {
-        return PoolStatistics.sum(workers, runner.threads(), sleep);
+        return PoolStatistics.sum(workers, runner.threads(), sleep, injector);
     }
 
     // PoolProbe: what the sleep protocol may ask.

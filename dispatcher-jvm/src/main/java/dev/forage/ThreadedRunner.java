@@ -250,10 +250,12 @@ final class ThreadedRunner implements Runner {
         @Override
         public void run() {
             Worker previous = Worker.bind(worker);
+            worker.busyStarts();
             try {
                 worker.waitUntil(runner.terminate[worker.index], Worker.NO_DEADLINE);
                 runner.drainAndRetire(worker);
             } finally {
+                worker.busyEnds();
                 Worker.unbind(previous);
                 runner.workerExited();
             }

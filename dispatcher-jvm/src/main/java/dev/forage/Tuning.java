@@ -90,6 +90,13 @@ final class Tuning {
      */
     public static final int TIMER_CHECK_INTERVAL = intProperty("forage.timerCheckInterval", 64, 1, 1 << 20);
 
+    /**
+     * JFR only: a job that runs at least this many milliseconds is reported as a {@code dev.forage.LongJob} event
+     * while a recording enables that event ({@code docs/observability.md}, "JFR events"). Costs nothing while no
+     * recording wants the event: jobs are timed only then. Property {@code forage.jfr.longJobMillis}.
+     */
+    public static final int JFR_LONG_JOB_MILLIS = intProperty("forage.jfr.longJobMillis", 100, 0, Integer.MAX_VALUE);
+
     static int intProperty(String name, int defaultValue, int min, int max) {
         String raw;
         try {

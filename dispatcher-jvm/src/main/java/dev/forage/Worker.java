@@ -30,6 +30,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
     private final Injector injector;
     private final PoolTimers timers;
     private final Clock clock;
+    /** JDK Flight Recorder, or nothing: {@link PoolEvents#INSTANCE}. */
+    private final PoolEvents events = PoolEvents.INSTANCE;
     /**
      * Per victim: the index of the lone job this worker last left in that victim's deque, and the search round
      * in which it did ({@link #stealFromOthers}). Owner thread only.
@@ -119,7 +121,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
                     execute(job);
                     continue;
                 }
-                IdleState idle = sleep.startLooking(index);
+                IdleState idle = enterIdle();
                 if (ownJobsTaken) {
                     // A neighbour took the jobs we pushed, perhaps ones we would have popped ourselves (a chain,
                     // a ping-pong that moved to it): our first sleep attempt lets it show that by posting
@@ -176,12 +178,37 @@ final class Worker extends WorkerPad1 implements IdleContext {
     }
 
     /**
+     * Every entry into the idle state: the busy spell that began when this worker last left it ends here
+     * ({@code docs/observability.md}, "Busy time"), then the sleep strategy's "start looking" event.
+     */
+    private IdleState enterIdle() {
+        counters.busyEnds(System.nanoTime());
+        return sleep.startLooking(index);
+    }
+
+    /**
      * Every exit from the idle state: the sleep strategy's "work found" event, and the timer watch goes to a
-     * sleeper, because this worker is about to run user code (or return to its caller) and cannot watch.
+     * sleeper, because this worker is about to run user code (or return to its caller) and cannot watch. A busy
+     * spell begins, and the worker looks again whether a recording wants long jobs timed.
      */
     private void leaveIdle(IdleState idle) {
         sleep.workFound(idle);
         timers.handOverWatch(index);
+        busyStarts();
+    }
+
+    /**
+     * Owner thread: this worker is busy from now on (running jobs, or back in the code that called into the
+     * pool), until it next goes idle. Also called by a runner whose thread starts to drive the worker.
+     */
+    void busyStarts() {
+        counters.busyStarts(System.nanoTime());
+        timeJobs = events.longJobsEnabled();
+    }
+
+    /** Owner thread: this worker's thread leaves the pool (it retires, or a caller stops driving it). */
+    void busyEnds() {
+        counters.busyEnds(System.nanoTime());
     }
 
     /** Owner thread. Pushes a job on this worker's deque and tells the sleep strategy. */
@@ -224,6 +251,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
         if (--untilTimerCheck == 0) {
             untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
             timers.fireDue();
+            // A worker that never goes idle still notices a recording that starts or stops.
+            timeJobs = events.longJobsEnabled();
         }
         if (--untilFairnessCheck == 0) {
             untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
@@ -381,12 +410,19 @@ final class Worker extends WorkerPad1 implements IdleContext {
         // the job that ran before, is not this job's. One pending for an enclosing wait (a job waiting in join
         // runs other jobs meanwhile) is set again afterwards, for that wait.
         boolean pending = Thread.interrupted();
+        // Jobs are timed only while a JFR recording wants long-job events: a plain read of our own copy of that
+        // flag, so the usual path reads no clock. Kept in a local: a nested wait inside the job may refresh it.
+        boolean timed = timeJobs;
+        long start = timed ? System.nanoTime() : 0L;
         try {
             job.run();
         } catch (Throwable t) {
             registry.handleUncaught(Thread.currentThread(), t);
         }
         counters.jobRun();
+        if (timed) {
+            reportIfLong(job, System.nanoTime() - start);
+        }
         // An interrupt meant for the job that just ran must not leak into the next one.
         Thread.interrupted();
         if (pending) {
@@ -394,7 +430,19 @@ final class Worker extends WorkerPad1 implements IdleContext {
         }
     }
 
+    private void reportIfLong(Runnable job, long nanos) {
+        if (nanos >= events.longJobNanos()) {
+            events.longJob(registry.name, index, job, nanos);
+        }
+    }
+
     // IdleContext: called by the sleep strategy on this worker's thread.
+
+    @Override
+    public void wakeupWithoutWork() {
+        counters.wakeupWithoutWork();
+        events.wakeupWithoutWork(registry.name, index);
+    }
 
     @Override
     public boolean hasQueuedJobs() {

@@ -34,6 +34,12 @@ abstract class WorkerOwnerState extends LeadingPad {
      * Read and cleared when the worker next goes idle (docs/sleep.md section 3.7).
      */
     boolean ownJobsTaken;
+    /**
+     * This worker's copy of {@link PoolEvents#longJobsEnabled()}: whether {@code Worker.execute} times jobs for
+     * JFR's long-job event. Refreshed at idle transitions and every {@link Tuning#TIMER_CHECK_INTERVAL} jobs,
+     * so the per-job path reads a plain field instead of a volatile one.
+     */
+    boolean timeJobs;
 }
 
 /** 128 bytes of padding after a worker's owner-written fields. */

@@ -52,6 +52,11 @@ final class FakeWorker implements IdleContext {
     }
 
     @Override
+    public void wakeupWithoutWork() {
+        counters().wakeupWithoutWork();
+    }
+
+    @Override
     public WorkerCounters counters() {
         return counters;
     }

@@ -48,6 +48,11 @@ class JecSleepTest {
         }
 
         @Override
+        public void wakeupWithoutWork() {
+            counters().wakeupWithoutWork();
+        }
+
+        @Override
         public WorkerCounters counters() {
             return stats;
         }

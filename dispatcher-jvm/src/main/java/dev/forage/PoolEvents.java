@@ -1,0 +1,72 @@
+package dev.forage;
+
+/**
+ * The rare, expensive moments a pool reports to JDK Flight Recorder ({@code docs/observability.md}, "JFR
+ * events"): a job that ran longer than a threshold, a wake-up that found no work. The one door from the engine
+ * to {@code jdk.jfr}.
+ *
+ * <p>Loading rule: Android and Java 8 must never resolve a {@code jdk.jfr} class. The implementation,
+ * {@code JfrPoolEvents}, is compiled for Java 11 from its own source folder and is loaded by name, once, only if
+ * {@code jdk.jfr.Event} itself is loadable; if either step fails (no JFR on Android, a class file too new for
+ * Java 8 even where 8u262+ has JFR), every pool gets {@link #NONE}, whose methods do nothing. Nothing else in the
+ * engine names a JFR type.
+ */
+abstract class PoolEvents {
+    /** No JFR: nothing is ever enabled. */
+    static final PoolEvents NONE = new PoolEvents() {
+        @Override
+        boolean longJobsEnabled() {
+            return false;
+        }
+
+        @Override
+        long longJobNanos() {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        void longJob(String pool, int workerIndex, Runnable job, long nanos) {
+        }
+
+        @Override
+        void wakeupWithoutWork(String pool, int workerIndex) {
+        }
+    };
+
+    /** The JVM's events: JFR's when it has JFR, else {@link #NONE}. Decided when this class initializes. */
+    static final PoolEvents INSTANCE = load();
+
+    private static final String IMPLEMENTATION = "dev.forage.JfrPoolEvents";
+
+    private static PoolEvents load() {
+        ClassLoader loader = PoolEvents.class.getClassLoader();
+        try {
+            Class.forName("jdk.jfr.Event", false, loader);
+        } catch (Throwable noJfr) {
+            return NONE; // Android, or a Java 8 build without JFR
+        }
+        try {
+            return (PoolEvents) Class.forName(IMPLEMENTATION, true, loader).newInstance();
+        } catch (Throwable unusable) {
+            // Java 8u262+ has jdk.jfr but cannot load our Java 11 class file (UnsupportedClassVersionError); a
+            // security manager may refuse the recorder listener. Either way: no events, and the pool runs on.
+            return NONE;
+        }
+    }
+
+    /**
+     * Whether a recording wants long-job events now. A volatile read: workers copy it into a plain field of
+     * their own at idle transitions and every {@link Tuning#TIMER_CHECK_INTERVAL} jobs, so the per-job path
+     * reads only that copy.
+     */
+    abstract boolean longJobsEnabled();
+
+    /** A job that ran at least this long is a long job ({@code forage.jfr.longJobMillis}, default 100 ms). */
+    abstract long longJobNanos();
+
+    /** Worker thread: {@code job} ran for {@code nanos}, at least {@link #longJobNanos()}. */
+    abstract void longJob(String pool, int workerIndex, Runnable job, long nanos);
+
+    /** Worker thread: the worker woke from a sleep and its next search found nothing. */
+    abstract void wakeupWithoutWork(String pool, int workerIndex);
+}

@@ -1,0 +1,122 @@
+package dev.forage.metrics;
+
+import dev.forage.ForagePool;
+import dev.forage.PoolCounter;
+import dev.forage.PoolStatistics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Micrometer meters for one {@link ForagePool}, read from its {@linkplain ForagePool#statistics() statistics}
+ * whenever the registry asks. Every meter carries the tag {@code pool} (the pool's name) plus the tags given
+ * here. Micrometer is an optional dependency of Forage: only this package uses it, and nothing in
+ * {@code dev.forage} loads it.
+ *
+ * <pre>{@code
+ * ForagePool pool = ForagePool.builder().threads(8).name("compute").build();
+ * new ForagePoolMetrics(pool, Tags.of("service", "search")).bindTo(meterRegistry);
+ * }</pre>
+ *
+ * <table>
+ *   <caption>Meters</caption>
+ *   <tr><th>name</th><th>type</th><th>what</th></tr>
+ *   <tr><td>{@code forage.pool.jobs.run}, {@code forage.pool.steals}, ... (one per {@link PoolCounter}, its
+ *       {@linkplain PoolCounter#key() key} split into dotted words)</td><td>function counter</td>
+ *       <td>{@link PoolCounter#description()}</td></tr>
+ *   <tr><td>{@code forage.pool.busy}</td><td>function counter, seconds</td><td>time workers spent busy
+ *       ({@link PoolStatistics#busyNanos()}); its rate divided by {@code forage.pool.threads} is the
+ *       utilisation</td></tr>
+ *   <tr><td>{@code forage.pool.threads}</td><td>gauge</td><td>worker threads</td></tr>
+ *   <tr><td>{@code forage.pool.workers}, tag {@code state} = {@code active}, {@code idle},
+ *       {@code sleeping}</td><td>gauge</td><td>workers in each state</td></tr>
+ *   <tr><td>{@code forage.pool.queued}, tag {@code queue} = {@code deques}, {@code injector}</td>
+ *       <td>gauge</td><td>jobs queued in the workers' deques and in the injector</td></tr>
+ * </table>
+ *
+ * Each reading takes a fresh snapshot (a sum over the workers, no lock), so the meters of one scrape may come
+ * from slightly different moments.
+ */
+public final class ForagePoolMetrics implements MeterBinder {
+    /** The prefix of every meter's name. */
+    public static final String PREFIX = "forage.pool.";
+
+    private final ForagePool pool;
+    private final Tags tags;
+
+    /** Meters tagged with the pool's name only. */
+    public ForagePoolMetrics(ForagePool pool) {
+        this(pool, Tags.empty());
+    }
+
+    /**
+     * Meters tagged with the pool's name and {@code tags}.
+     *
+     * @throws NullPointerException if {@code pool} or {@code tags} is null
+     */
+    public ForagePoolMetrics(ForagePool pool, Iterable<Tag> tags) {
+        if (pool == null || tags == null) {
+            throw new NullPointerException("ForagePoolMetrics: pool and tags must be non-null (pool=" + pool
+                    + ", tags=" + tags + "); use Tags.empty() for no extra tags");
+        }
+        this.pool = pool;
+        this.tags = Tags.of("pool", pool.name()).and(tags);
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (final PoolCounter counter : PoolCounter.values()) {
+            FunctionCounter.builder(meterName(counter), pool, p -> p.statistics().count(counter))
+                    .description(counter.description())
+                    .tags(tags)
+                    .register(registry);
+        }
+        FunctionCounter.builder(PREFIX + "busy", pool,
+                        p -> p.statistics().busyNanos() / (double) TimeUnit.SECONDS.toNanos(1))
+                .description("Time workers spent busy: from leaving the idle state until next looking for work")
+                .baseUnit("seconds")
+                .tags(tags)
+                .register(registry);
+        gauge(registry, "threads", "Worker threads", null, null, ForagePool::parallelism);
+        gauge(registry, "workers", "Workers running jobs", "state", "active", p -> p.statistics().activeWorkers());
+        gauge(registry, "workers", "Workers awake but searching for work", "state", "idle",
+                p -> p.statistics().idleWorkers());
+        gauge(registry, "workers", "Workers blocked until woken", "state", "sleeping",
+                p -> p.statistics().sleepingWorkers());
+        gauge(registry, "queued", "Jobs queued in the workers' deques", "queue", "deques",
+                p -> p.statistics().dequeQueuedJobs());
+        gauge(registry, "queued", "Jobs queued in the injector (approximate)", "queue", "injector",
+                p -> p.statistics().injectorQueuedJobs());
+    }
+
+    /** A gauge of the pool named {@link #PREFIX} + {@code name}, with one more tag unless {@code tagKey} is null. */
+    private void gauge(MeterRegistry registry, String name, String description, String tagKey, String tagValue,
+            ToDoubleFunction<ForagePool> value) {
+        Tags all = tagKey == null ? tags : tags.and(tagKey, tagValue);
+        Gauge.builder(PREFIX + name, pool, value).description(description).tags(all).register(registry);
+    }
+
+    /**
+     * The meter name of {@code counter}: {@code forage.pool.} and the counter's key in dotted words
+     * ({@code wakeupsWithoutWork} becomes {@code forage.pool.wakeups.without.work}).
+     */
+    public static String meterName(PoolCounter counter) {
+        String key = counter.key();
+        StringBuilder b = new StringBuilder(PREFIX);
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isUpperCase(c)) {
+                b.append('.').append(Character.toLowerCase(c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString().toLowerCase(Locale.ROOT);
+    }
+}
