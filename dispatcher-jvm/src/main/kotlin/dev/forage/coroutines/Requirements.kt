@@ -56,8 +56,8 @@ internal object Requirements {
             null
         } else {
             "Forage's coroutine dispatcher needs the Kotlin standard library $KOTLIN_FLOOR or newer, but " +
-                "kotlin-stdlib $found is on the classpath (without it, awaitJoin and awaitScope fail with " +
-                "NoClassDefFoundError). Depend on org.jetbrains.kotlin:kotlin-stdlib $KOTLIN_FLOOR or newer " +
+                "kotlin-stdlib $found is on the classpath (Forage is compiled for the stdlib API of Kotlin 2.1 and may " +
+                "call what older ones lack). Depend on org.jetbrains.kotlin:kotlin-stdlib $KOTLIN_FLOOR or newer " +
                 "(Forage declares it optional, so your build chooses the version; a Kotlin 2.1+ compiler " +
                 "brings a matching stdlib)."
         }
