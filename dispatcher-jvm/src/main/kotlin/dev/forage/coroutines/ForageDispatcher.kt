@@ -57,6 +57,12 @@ public class ForageDispatcher internal constructor(
     private val displayName: String?,
     closeable: Boolean,
 ) : ExecutorCoroutineDispatcher(), Delay {
+    init {
+        // kotlinx and the stdlib are optional dependencies: refuse versions below the floors instead of
+        // running with kotlinx's limitedParallelism in place of ours.
+        Requirements.requireKotlinAndKotlinx()
+    }
+
     /**
      * Timers of `delay`/`withTimeout` that have not fired yet, so that [close] can cancel their coroutines at once
      * instead of waiting for their deadlines. Null for `Dispatchers.Forage`, which cannot be closed.
@@ -215,7 +221,10 @@ public class ForageDispatcher internal constructor(
     public companion object {
         /** The shared dispatcher over `ForagePool.commonPool()`, the same object as `Dispatchers.Forage`. */
         @JvmStatic
-        public fun common(): CoroutineDispatcher = CommonForage.DISPATCHER
+        public fun common(): CoroutineDispatcher {
+            Requirements.requireKotlinAndKotlinx() // before CommonForage: an error in its initialiser would be wrapped
+            return CommonForage.DISPATCHER
+        }
 
         /**
          * A dispatcher over [pool]; closing it closes the pool (like kotlinx's `ExecutorService.asCoroutineDispatcher`).

@@ -18,7 +18,7 @@ import kotlinx.coroutines.Dispatchers
  */
 @Suppress("UnusedReceiverParameter")
 public val Dispatchers.Forage: CoroutineDispatcher
-    get() = CommonForage.DISPATCHER
+    get() = ForageDispatcher.common()
 
 /**
  * Forage's coroutine dispatcher over this pool: dispatches go to the pool's deques and injector, `delay` and

@@ -38,6 +38,7 @@ import kotlinx.coroutines.ensureActive
  * pool's [RejectedExecutionException].
  */
 public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
+    Requirements.requireKotlin() // the stdlib that compiled suspend code here calls into
     val join = SuspendedJoin(a, b)
     try {
         suspendCoroutine<Unit> { continuation -> join.start(this, continuation) }
@@ -72,6 +73,7 @@ public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, 
  * [awaitJoin]).
  */
 public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
+    Requirements.requireKotlin() // the stdlib that compiled suspend code here calls into
     val scope = SuspendedScope(this, body)
     try {
         suspendCoroutine<Unit> { continuation -> scope.start(continuation) }
