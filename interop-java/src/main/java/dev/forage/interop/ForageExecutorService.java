@@ -92,6 +92,11 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     private final AtomicLong control = new AtomicLong();
     /**
+     * Set by this executor's {@code shutdownNow} before it shuts the pool down: the tasks it withdraws go back to
+     * the caller, neither run nor cancelled, so the pool's shutdown action must not cancel them first.
+     */
+    private volatile boolean withdrawingAll;
+    /**
      * The live dispatches: a view's all of them (for shutdownNow and for cancelling periodic tasks at shutdown);
      * an owning executor's delayed and periodic ones only (its immediate tasks go to the pool as they are).
      */
@@ -128,7 +133,9 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         pool.whenShutdown(new Runnable() {
             @Override
             public void run() {
-                executor.cancelWaitingPeriodicRuns();
+                if (!executor.withdrawingAll) { // shutdownNow hands the waiting periodic tasks back instead
+                    executor.cancelWaitingPeriodicRuns();
+                }
             }
         });
         return executor;
@@ -485,6 +492,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     public List<Runnable> shutdownNow() {
         List<Runnable> neverStarted = new ArrayList<>();
         if (ownsPool) {
+            withdrawingAll = true;
             for (Runnable job : pool.shutdownNow()) { // also cancels the timers and interrupts every worker
                 if (job instanceof Dispatch) {
                     Dispatch d = (Dispatch) job;
