@@ -2,8 +2,6 @@ package dev.forage.bench.jmh;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -44,19 +42,16 @@ public class DispatchBench {
     public int threads;
 
     private Executor pool;
-    private final AtomicInteger left = new AtomicInteger();
-    private volatile Thread waiter;
-    private final Runnable job = () -> {
-        if (left.decrementAndGet() == 0) {
-            LockSupport.unpark(waiter);
-        }
-    };
-    private final Runnable insideBatch = () -> submit(BATCH);
-    private final Runnable insideLargeBatch = () -> submit(LARGE_BATCH);
+    private Batches batches;
+    private Runnable insideBatch;
+    private Runnable insideLargeBatch;
 
     @Setup(Level.Trial)
     public void start() {
         pool = Pools.start(subject, threads);
+        batches = new Batches(pool);
+        insideBatch = batches.batchOf(BATCH);
+        insideLargeBatch = batches.batchOf(LARGE_BATCH);
     }
 
     @TearDown(Level.Trial)
@@ -67,50 +62,24 @@ public class DispatchBench {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void outside() {
-        runFromOutside(BATCH);
+        batches.fromOutside(BATCH);
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void inside() {
-        runFromInside(BATCH, insideBatch);
+        batches.fromInside(BATCH, insideBatch);
     }
 
     @Benchmark
     @OperationsPerInvocation(LARGE_BATCH)
     public void outsideLarge() {
-        runFromOutside(LARGE_BATCH);
+        batches.fromOutside(LARGE_BATCH);
     }
 
     @Benchmark
     @OperationsPerInvocation(LARGE_BATCH)
     public void insideLarge() {
-        runFromInside(LARGE_BATCH, insideLargeBatch);
-    }
-
-    private void runFromOutside(int jobs) {
-        waiter = Thread.currentThread();
-        left.set(jobs);
-        submit(jobs);
-        awaitBatch();
-    }
-
-    private void runFromInside(int jobs, Runnable batch) {
-        waiter = Thread.currentThread();
-        left.set(jobs);
-        pool.execute(batch); // one outside submission, then the batch from a worker
-        awaitBatch();
-    }
-
-    private void submit(int jobs) {
-        for (int i = 0; i < jobs; i++) {
-            pool.execute(job);
-        }
-    }
-
-    private void awaitBatch() {
-        while (left.get() != 0) {
-            LockSupport.park(this);
-        }
+        batches.fromInside(LARGE_BATCH, insideLargeBatch);
     }
 }

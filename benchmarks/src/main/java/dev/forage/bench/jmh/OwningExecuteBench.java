@@ -5,8 +5,6 @@ import dev.forage.interop.ForageExecutorService;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -50,36 +48,32 @@ public class OwningExecuteBench {
     private ForageExecutorService executor;
     /** What the batch is executed on: the subject. */
     private Executor target;
-    private final AtomicInteger left = new AtomicInteger();
-    private volatile Thread waiter;
-    private final Runnable job = () -> {
-        if (left.decrementAndGet() == 0) {
-            LockSupport.unpark(waiter);
-        }
-    };
-    private final Runnable insideBatch = () -> submit(BATCH);
+    private Batches batches;
+    private Runnable insideBatch;
 
     @Setup(Level.Trial)
     public void start() {
+        target = open();
+        batches = new Batches(target);
+        insideBatch = batches.batchOf(BATCH);
+    }
+
+    private Executor open() {
         switch (subject) {
             case "forkjoin":
                 forkJoin = new ForkJoinPool(threads);
-                target = forkJoin;
-                return;
+                return forkJoin;
             case "pool":
                 forage = ForagePool.builder().threads(threads).name("jmh-pool").build();
-                target = forage;
-                return;
+                return forage;
             case "owning":
                 forage = ForagePool.builder().threads(threads).name("jmh-owning").build();
                 executor = ForageExecutorService.owning(forage);
-                target = executor;
-                return;
+                return executor;
             case "view":
                 forage = ForagePool.builder().threads(threads).name("jmh-view").build();
                 executor = ForageExecutorService.viewOf(forage);
-                target = executor;
-                return;
+                return executor;
             default:
                 throw new IllegalArgumentException("unknown subject '" + subject
                         + "'; allowed: pool, owning, view, forkjoin");
@@ -103,30 +97,12 @@ public class OwningExecuteBench {
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void outside() {
-        waiter = Thread.currentThread();
-        left.set(BATCH);
-        submit(BATCH);
-        awaitBatch();
+        batches.fromOutside(BATCH);
     }
 
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public void inside() {
-        waiter = Thread.currentThread();
-        left.set(BATCH);
-        target.execute(insideBatch); // one outside submission, then the batch from a worker
-        awaitBatch();
-    }
-
-    private void submit(int jobs) {
-        for (int i = 0; i < jobs; i++) {
-            target.execute(job);
-        }
-    }
-
-    private void awaitBatch() {
-        while (left.get() != 0) {
-            LockSupport.park(this);
-        }
+        batches.fromInside(BATCH, insideBatch);
     }
 }
