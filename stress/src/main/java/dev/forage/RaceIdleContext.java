@@ -65,6 +65,11 @@ final class RaceIdleContext implements IdleContext {
     }
 
     @Override
+    public void wakeupWithoutWork() {
+        stats.wakeupWithoutWork();
+    }
+
+    @Override
     public WorkerCounters counters() {
         return stats;
     }
