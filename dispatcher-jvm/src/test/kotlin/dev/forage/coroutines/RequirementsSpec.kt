@@ -14,7 +14,8 @@ import java.net.URLClassLoader
 /**
  * The run-time floors of Requirements.kt: the messages, the probe on the kotlinx this run uses, and the check
  * itself on a class loader that holds Forage with a too-old kotlinx (and with the floor kotlinx).
- * The jars come from target/kotlinx-compat (maven-dependency-plugin, see dispatcher-jvm/pom.xml); outside Maven
+ * The jars come from target/kotlinx-compat (maven-dependency-plugin in dispatcher-jvm/pom.xml and
+ * compat-kotlinx/pom.xml, which compiles and runs these specs on the floor kotlinx); outside Maven
  * the class-loader tests are skipped.
  */
 class RequirementsSpec : FunSpec({
@@ -39,7 +40,7 @@ class RequirementsSpec : FunSpec({
         Requirements.hasNamedLimitedParallelism() shouldBe true
         val expected = System.getProperty("forage.kotlinx.expected")
         if (expected != null) {
-            // Guards the compat run: if Surefire's classpath swap failed, the run would test the wrong kotlinx.
+            // Guards compat-kotlinx: if its kotlinx override stopped working, the run would test the wrong kotlinx.
             Requirements.kotlinxVersionOnClasspath() shouldBe expected
         }
     }
