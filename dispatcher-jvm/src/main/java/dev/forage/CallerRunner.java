@@ -295,7 +295,8 @@ final class CallerRunner implements Runner {
     }
 
     private boolean isDrained() {
-        return registry.lifecycle.isShutdown() && !registry.lifecycle.submissionsInFlight() && registry.injector.isEmpty()
+        Lifecycle life = registry.lifecycle;
+        return life.isShutdown() && !life.submissionsInFlight() && registry.injector.isEmpty()
                 && worker.deque.isEmpty() && registry.timers.isEmpty();
     }
 

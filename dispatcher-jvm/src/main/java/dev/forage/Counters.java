@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * The sleep module's one atomic word (Rayon's sleep module, "The counters").
  *

@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * EMPER's IO sleep strategy, on the JVM without io_uring. Selected with {@code SleepProtocol.EMPER}.
  *
@@ -182,7 +181,6 @@ final class EmperSleep implements Sleep {
             pipe.lock.unlock();
         }
     }
-
 
     @Override
     public int sleepingThreads() {

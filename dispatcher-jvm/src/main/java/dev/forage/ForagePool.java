@@ -437,7 +437,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * The pool's name and state with live counts from a {@linkplain #statistics() snapshot}, for logs and
      * debuggers:
      * <pre>
-     * ForagePool[compute, running, threads=4, active=1, idle=1, sleeping=2, queued=12 (deques=10, injector=2), steals=10, jobsRun=1000]
+     * ForagePool[compute, running, threads=4, active=1, idle=1, sleeping=2, queued=12 (deques=10, injector=2),
+     *     steals=10, jobsRun=1000]
      * </pre>
      * {@code active}, {@code idle} and {@code sleeping} workers (running jobs; awake but searching; blocked), jobs
      * queued in the workers' deques and in the injector, and two counters: jobs taken from another worker's deque

@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * What a sleep strategy needs from the worker that is going to sleep. Implemented by the pool's worker.
  *

@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * The jobs-event-counter sleep protocol of Rayon's sleep module. The default protocol.
  * The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
@@ -404,7 +403,6 @@ final class JecSleep implements Sleep {
         sleeper.unpark();
         return true;
     }
-
 
     @Override
     public int sleepingThreads() {

@@ -126,7 +126,6 @@ final class SearchCapSleep implements Sleep {
         jec.timerDeadlineChanged(watcherIndex);
     }
 
-
     @Override
     public int sleepingThreads() {
         return jec.sleepingThreads();

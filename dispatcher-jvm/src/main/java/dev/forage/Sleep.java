@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * A sleep protocol: who sleeps, and whom to wake. The narrow interface between the worker loop and the
  * protocol; how a thread actually blocks and is woken is the {@link Parker}'s business.

@@ -173,7 +173,6 @@ final class SleepyWorkerSleep implements Sleep {
         }
     }
 
-
     @Override
     public int sleepingThreads() {
         return counts.sleepingThreads();

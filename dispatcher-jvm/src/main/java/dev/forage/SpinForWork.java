@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * marl's spin-for-work phase, in front of any sleep protocol. Selected with
  * {@code SleepProtocol.MARL_SPIN} or {@code ForagePoolBuilder.spinForWorkNanos}.
@@ -99,7 +98,6 @@ final class SpinForWork implements Sleep {
     public void timerDeadlineChanged(int watcherIndex) {
         inner.timerDeadlineChanged(watcherIndex);
     }
-
 
     @Override
     public int sleepingThreads() {

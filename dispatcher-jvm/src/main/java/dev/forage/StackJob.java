@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * A computation whose result and failure are kept for the one thread that waits for it on {@link #latch}
  * (Rayon's {@code StackJob}): the second half of a {@code join}, or the body of an {@code install}.

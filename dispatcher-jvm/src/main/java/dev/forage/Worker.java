@@ -98,11 +98,10 @@ final class Worker extends WorkerPad1 implements IdleContext {
         }
     }
 
-
     /**
-     * Owner thread. Runs jobs until {@code latch} is set or {@code deadline} (a {@link System#nanoTime()}
-     * value of the pool's clock) passes; returns whether the latch is set. Never idles while work is findable: local jobs first,
-     * then stealing, timers, the injector, and only then the sleep strategy.
+     * Owner thread. Runs jobs until {@code latch} is set or {@code deadline} (a value of the pool's clock) passes;
+     * returns whether the latch is set. Never idles while work is findable: local jobs first, then stealing, timers,
+     * the injector, and only then the sleep protocol.
      */
     boolean waitUntil(CoreLatch latch, long deadline) {
         long outerDeadline = waitDeadline;
@@ -320,7 +319,6 @@ final class Worker extends WorkerPad1 implements IdleContext {
         }
         return job;
     }
-
 
     private Runnable pollInjector() {
         Runnable job = injector.poll();

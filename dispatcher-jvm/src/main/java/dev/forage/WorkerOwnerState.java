@@ -1,6 +1,5 @@
 package dev.forage;
 
-
 /**
  * The fields a {@link Worker}'s own thread writes on every job. Only that thread reads or writes them. They sit
  * between {@link LeadingPad} and {@link WorkerPad1} so that these writes never invalidate a line that another
