@@ -316,4 +316,18 @@ final class CallerRunner implements Runner {
             r.latchSet();
         }
     }
+
+    @Override
+    public void enterBlocking(Worker w) {
+        // No threads to compensate with: the section blocks the caller, which is the pool's only thread anyway.
+    }
+
+    @Override
+    public void exitBlocking(Worker w) {
+    }
+
+    @Override
+    public int[] blockingSnapshot() {
+        return new int[4];
+    }
 }

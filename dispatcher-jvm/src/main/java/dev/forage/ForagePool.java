@@ -1,6 +1,7 @@
 package dev.forage;
 
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -61,6 +62,22 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  * Several threads may use one single-threaded pool; one of them runs its jobs at a time.
+ *
+ * <h2>Blocking</h2>
+ * A job that blocks (file or socket I/O, JDBC, a lock held elsewhere) takes its worker away from the pool. Mark
+ * the blocking part with {@link #managedBlock}, or hand blocking tasks to {@link #blockingExecutor()}: while a
+ * worker blocks inside such a <i>blocking section</i>, another thread runs in its place, so the pool keeps
+ * {@link #parallelism()} workers running, as {@code ForkJoinPool.managedBlock} and Go's scheduler do. At most
+ * {@link ForagePoolBuilder#maxBlockingThreads maxBlockingThreads} threads stand in at once; they end after
+ * {@link ForagePoolBuilder#blockingKeepAlive an idle keep-alive}. The blocked worker keeps its deque, which the
+ * other workers drain meanwhile.
+ * <pre>{@code
+ * pool.execute(() -> {
+ *     byte[] raw = ForagePool.managedBlock(() -> Files.readAllBytes(path));  // another thread works meanwhile
+ *     index(raw);                                                            // CPU work, on the pool
+ * });
+ * }</pre>
+ * Kotlin code uses the blocking dispatcher instead ({@code Dispatchers.ForageBlocking}, {@code docs/coroutines.md}).
  */
 public final class ForagePool implements Executor, AutoCloseable {
     private final Registry registry;
@@ -92,7 +109,80 @@ public final class ForagePool implements Executor, AutoCloseable {
         return w == null ? null : w.registry.pool;
     }
 
-    /** The index (0-based) of the calling worker in its pool, or -1 when not called on a pool worker. */
+    /**
+     * Runs {@code blocking} on the calling thread as a <i>blocking section</i> and returns its result: on a worker of
+     * a Forage pool, another thread runs in this worker's place until {@code blocking} returns, so the pool keeps
+     * its parallelism (see "Blocking" above); on any other thread, it just runs. Sections nest (an inner one costs
+     * a field increment). Use it around calls that block for long (I/O, JDBC, {@code Object.wait}), not around
+     * short CPU work: entering one may wake or start a thread.
+     *
+     * <pre>{@code
+     * String row = ForagePool.managedBlock(() -> jdbc.queryForString(sql));
+     * }</pre>
+     *
+     * Beyond {@link ForagePoolBuilder#maxBlockingThreads maxBlockingThreads} blocked workers, and on a
+     * single-threaded pool, a section runs without a stand-in (the pool runs with fewer workers meanwhile).
+     *
+     * @return what {@code blocking} returned
+     * @throws Exception whatever {@code blocking} throws, unchanged
+     */
+    public static <T> T managedBlock(Callable<T> blocking) throws Exception {
+        if (blocking == null) {
+            throw new NullPointerException("ForagePool.managedBlock: blocking must not be null; pass the code that "
+                    + "blocks");
+        }
+        Worker w = Worker.current();
+        return w == null ? blocking.call() : w.registry.managedBlock(blocking);
+    }
+
+    /**
+     * An executor for tasks that block, at most {@link ForagePoolBuilder#maxBlockingThreads maxBlockingThreads}
+     * at once (the rest wait in a FIFO queue), each run on this pool inside a blocking section (see
+     * {@link #managedBlock}): the counterpart of kotlinx's {@code Dispatchers.IO}, sharing this pool's threads.
+     * Submitted from one of this pool's workers, a task usually runs on that same worker once its current job
+     * ends (no thread hop), while another thread takes the worker's place. After {@link #shutdown()}, outside
+     * submissions are rejected as for {@link #execute}.
+     *
+     * <pre>{@code
+     * CompletableFuture<byte[]> raw = CompletableFuture.supplyAsync(() -> read(path), pool.blockingExecutor());
+     * raw.thenApplyAsync(Report::parse, pool);   // back to the pool for the CPU part
+     * }</pre>
+     */
+    public Executor blockingExecutor() {
+        return registry.blocking;
+    }
+
+    /**
+     * The parallelism of {@link #blockingExecutor()}, and the most threads that stand in for blocked workers at once
+     * ({@link ForagePoolBuilder#maxBlockingThreads}).
+     */
+    public int maxBlockingThreads() {
+        return registry.blocking.parallelism();
+    }
+
+    /**
+     * A view of {@link #blockingExecutor()} with its own limit: at most {@code parallelism} of its tasks run at
+     * once, independently of the default executor's limit and of other views (as kotlinx's
+     * {@code Dispatchers.IO.limitedParallelism}). The pool still stands in for at most
+     * {@code maxBlockingThreads} blocked workers at once.
+     *
+     * <pre>{@code
+     * Executor database = pool.blockingExecutor(10);   // never more than 10 connections busy
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code parallelism} is less than 1
+     */
+    public Executor blockingExecutor(int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("blockingExecutor: parallelism must be at least 1, was " + parallelism);
+        }
+        return new BlockingExecutor(registry, parallelism);
+    }
+
+    /**
+     * The index (0-based) of the calling worker in its pool, or -1 when not called on a pool worker. A thread that
+     * stands in for a blocked worker ({@link #managedBlock}) has an index of {@link #parallelism()} or more.
+     */
     public static int currentWorkerIndex() {
         Worker w = Worker.current();
         return w == null ? -1 : w.index;

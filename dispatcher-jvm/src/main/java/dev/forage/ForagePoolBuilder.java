@@ -1,5 +1,6 @@
 package dev.forage;
 
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,6 +25,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class ForagePoolBuilder {
     /** The most workers a pool can have: the sleep protocol packs thread counts into 16-bit fields. */
     public static final int MAX_THREADS = Counters.THREADS_MAX;
+    /**
+     * The default of {@link #maxBlockingThreads}, when the pool has fewer threads: 64, the default parallelism of
+     * kotlinx.coroutines' {@code Dispatchers.IO}.
+     */
+    public static final int DEFAULT_MAX_BLOCKING_THREADS = 64;
 
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
 
@@ -36,6 +42,9 @@ public final class ForagePoolBuilder {
     /** Negative: the protocol's own default. */
     private long spinForWorkNanos = -1L;
     private Clock clock = Clock.SYSTEM;
+    /** Negative: {@link #DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
+    private int maxBlockingThreads = -1;
+    private long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
 
     ForagePoolBuilder() {
     }
@@ -139,6 +148,46 @@ public final class ForagePoolBuilder {
         return this;
     }
 
+    /**
+     * The most threads that stand in for blocked workers at once, and the parallelism of the pool's
+     * {@link ForagePool#blockingExecutor() blocking executor} and of the Kotlin blocking dispatcher; 0 to
+     * {@value #MAX_THREADS} minus the thread count. Default: {@value #DEFAULT_MAX_BLOCKING_THREADS} or the thread
+     * count, whichever is larger, as for {@code Dispatchers.IO}. With 0, a blocking section just blocks its worker
+     * and the blocking executor takes no tasks. See {@link ForagePool#managedBlock(Callable)}.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().threads(8).maxBlockingThreads(200).build();  // a JDBC-heavy service
+     * }</pre>
+     */
+    public ForagePoolBuilder maxBlockingThreads(int max) {
+        if (max < 0 || max > MAX_THREADS - 1) {
+            throw new IllegalArgumentException("maxBlockingThreads must be between 0 and " + (MAX_THREADS - 1)
+                    + " (and at most " + MAX_THREADS + " minus the thread count), was " + max);
+        }
+        this.maxBlockingThreads = max;
+        return this;
+    }
+
+    /**
+     * How long a thread that stood in for a blocked worker waits for the next blocking section before it ends;
+     * default 60 seconds, as for {@code Dispatchers.IO} and {@code ForkJoinPool}. At least one millisecond.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().blockingKeepAlive(5, TimeUnit.SECONDS).build();
+     * }</pre>
+     */
+    public ForagePoolBuilder blockingKeepAlive(long time, TimeUnit unit) {
+        if (unit == null) {
+            throw new NullPointerException("blockingKeepAlive: unit must not be null");
+        }
+        long nanos = unit.toNanos(time);
+        if (nanos < TimeUnit.MILLISECONDS.toNanos(1)) {
+            throw new IllegalArgumentException("blockingKeepAlive must be at least 1 ms, was " + time + " " + unit);
+        }
+        this.blockingKeepAliveNanos = nanos;
+        return this;
+    }
+
     /** For tests: the pool's time (timer deadlines, timed waits inside the pool). */
     ForagePoolBuilder clock(Clock clock) {
         if (clock == null) {
@@ -155,7 +204,13 @@ public final class ForagePoolBuilder {
 
     Registry buildRegistry() {
         String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
+        int maxBlocking = maxBlockingThreads >= 0 ? maxBlockingThreads
+                : Math.min(Math.max(DEFAULT_MAX_BLOCKING_THREADS, threads), MAX_THREADS - threads);
+        if (threads + maxBlocking > MAX_THREADS) {
+            throw new IllegalArgumentException("threads (" + threads + ") plus maxBlockingThreads (" + maxBlocking
+                    + ") must be at most " + MAX_THREADS);
+        }
         return new Registry(poolName, threads, sleepProtocol, spinForWorkNanos, threadFactory, daemon, handler,
-                clock);
+                clock, maxBlocking, blockingKeepAliveNanos);
     }
 }

@@ -33,7 +33,17 @@ public enum PoolCounter {
      * another worker keeps posting jobs that it runs itself (a chain, a coroutine ping-pong), so that worker's
      * posts need not wake anyone. Only the JEC protocols nap ({@code docs/sleep.md}, "The nap").
      */
-    NAPS("naps", "Bounded parks of an idle worker not counted as sleeping");
+    NAPS("naps", "Bounded parks of an idle worker not counted as sleeping"),
+    /**
+     * Blocking sections a worker entered ({@link ForagePool#managedBlock}, the pool's blocking executor and the
+     * Kotlin blocking dispatcher); nested sections count once.
+     */
+    BLOCKING_SECTIONS("blockingSections", "Blocking sections entered by workers"),
+    /**
+     * Times a thread was put to work in place of a worker that entered a blocking section, so that the pool kept
+     * its parallelism ({@code docs/sleep.md}, "Blocking sections and compensation").
+     */
+    COMPENSATIONS("compensations", "Threads activated to stand in for blocked workers");
 
     private final String key;
     private final String description;

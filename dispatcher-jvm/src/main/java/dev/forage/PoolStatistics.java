@@ -51,10 +51,13 @@ public final class PoolStatistics {
     private final long busyNanos;
     private final long dequeQueuedJobs;
     private final long injectorQueuedJobs;
+    /** {blocked workers, compensating threads, spare threads, most blocked at once}: {@code Runner#blockingSnapshot}. */
+    private final int[] blocking;
 
     private PoolStatistics(int threads, long[] totals, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker,
             long[] busyNanosPerWorker, int[] queuedPerWorker, long busyNanos, long dequeQueuedJobs,
-            long injectorQueuedJobs) {
+            long injectorQueuedJobs, int[] blocking) {
+        this.blocking = blocking;
         this.threads = threads;
         this.totals = totals;
         this.sleepingWorkers = sleepingWorkers;
@@ -71,7 +74,7 @@ public final class PoolStatistics {
      * Sums the counters and gauges of {@code workers}; the first {@code threads} of them have per-worker slots
      * (a single-threaded pool has one worker and no thread: its worker counts in the sums only).
      */
-    static PoolStatistics sum(Worker[] workers, int threads, Sleep sleep, Injector injector) {
+    static PoolStatistics sum(Worker[] workers, int threads, Sleep sleep, Injector injector, int[] blocking) {
         long[] totals = new long[PoolCounter.values().length];
         long[] jobs = new long[threads];
         long[] busy = new long[threads];
@@ -92,7 +95,7 @@ public final class PoolStatistics {
             }
         }
         return new PoolStatistics(threads, totals, sleep.sleepingThreads(), sleep.idleThreads(), jobs, busy, queued,
-                busyTotal, queuedTotal, injector.approximateSize());
+                busyTotal, queuedTotal, injector.approximateSize(), blocking);
     }
 
     /** The value of {@code counter}, summed over the workers. */
@@ -228,6 +231,33 @@ public final class PoolStatistics {
         return index;
     }
 
+    /**
+     * Workers inside a blocking section right now ({@link ForagePool#managedBlock}, the blocking executor, the
+     * Kotlin blocking dispatcher). A gauge.
+     */
+    public int blockedWorkers() {
+        return blocking[0];
+    }
+
+    /**
+     * Threads running in place of blocked workers right now: {@code min(blockedWorkers(), maxBlockingThreads)}
+     * when the pool could start them. The pool's running parallelism is
+     * {@code threads() - blockedWorkers() + compensatingThreads()}. A gauge.
+     */
+    public int compensatingThreads() {
+        return blocking[1];
+    }
+
+    /** Threads that stood in for blocked workers and wait, within their keep-alive, to do so again. A gauge. */
+    public int spareThreads() {
+        return blocking[2];
+    }
+
+    /** The most workers that were inside blocking sections at once since the pool started. */
+    public int mostBlockedWorkers() {
+        return blocking[3];
+    }
+
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder("PoolStatistics{threads=").append(threads);
@@ -236,6 +266,8 @@ public final class PoolStatistics {
         }
         return b.append(", sleepingWorkers=").append(sleepingWorkers).append(", idleWorkers=").append(idleWorkers)
                 .append(", queuedJobs=").append(queuedJobs()).append(", injectorQueuedJobs=").append(injectorQueuedJobs)
+                .append(", blockedWorkers=").append(blocking[0]).append(", compensatingThreads=").append(blocking[1])
+                .append(", spareThreads=").append(blocking[2]).append(", mostBlockedWorkers=").append(blocking[3])
                 .append(", busyNanos=").append(busyNanos)
                 .append(", jobsPerWorker=").append(Arrays.toString(jobsPerWorker))
                 .append(", queuedPerWorker=").append(Arrays.toString(queuedPerWorker))

@@ -17,8 +17,16 @@ import java.util.concurrent.TimeUnit;
 final class Registry implements PoolProbe {
     final String name;
     final Clock clock;
-    /** Every worker: one per thread, or the single worker that callers run (then {@code runner.threads() == 0}). */
+    /**
+     * Every worker slot: first the core workers, one per thread (or the single worker that callers run, then
+     * {@code runner.threads() == 0}), then the extra slots that stand in for blocked workers ({@link Compensation}).
+     */
     final Worker[] workers;
+    /**
+     * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers and every extra slot that was ever activated.
+     * Only grows, and grows before an extra's thread runs, so a search up to it sees every deque with jobs.
+     */
+    volatile int slotsInUse;
     final Injector injector = new Injector();
     final Sleep sleep;
     final PoolTimers timers;
@@ -26,21 +34,30 @@ final class Registry implements PoolProbe {
     final Runner runner;
     /** The builder's handler for jobs' exceptions, or null: the thread's own. */
     final Thread.UncaughtExceptionHandler handler;
+    /** {@link ForagePool#blockingExecutor()}: parallelism {@code maxBlockingThreads}. */
+    final BlockingExecutor blocking;
     /** The public face, for {@link ForagePool#current()}. */
     ForagePool pool;
 
     /** {@code threads == 0} builds a pool that callers run. {@code spinNanos < 0}: the protocol's default. */
     Registry(String name, int threads, SleepProtocol protocol, long spinNanos, ThreadFactory factory,
-            boolean daemon, Thread.UncaughtExceptionHandler handler, Clock clock) {
+            boolean daemon, Thread.UncaughtExceptionHandler handler, Clock clock, int maxBlocking,
+            long blockingKeepAliveNanos) {
         this.name = name;
         this.clock = clock;
         this.handler = handler;
         this.lifecycle = new Lifecycle(name);
-        Parker[] parkers = ThreadParker.forWorkers(Math.max(threads, 1));
+        int core = Math.max(threads, 1);
+        // A pool that callers run has no threads to compensate with: a blocking section just blocks its caller.
+        int extra = threads == 0 ? 0 : maxBlocking;
+        this.slotsInUse = core;
+        this.blocking = new BlockingExecutor(this, maxBlocking);
+        Parker[] parkers = ThreadParker.forWorkers(core + extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
         this.sleep = protocol.create(parkers, spinNanos, this);
         this.timers = new PoolTimers(this);
-        this.runner = threads == 0 ? new CallerRunner(this) : new ThreadedRunner(this, factory, daemon);
+        this.runner = threads == 0 ? new CallerRunner(this)
+                : new ThreadedRunner(this, threads, factory, daemon, extra, blockingKeepAliveNanos);
         this.workers = new Worker[parkers.length];
         boolean inOrder = runner.runsJobsInSubmissionOrder();
         for (int i = 0; i < workers.length; i++) {
@@ -61,6 +78,32 @@ final class Registry implements PoolProbe {
     <T> T inWorker(Runner.WorkerOp<T> op) {
         Worker w = currentWorker();
         return w != null ? op.run(w) : runner.inWorkerOutside(op);
+    }
+
+    /** Called under the compensation's lock, before an extra slot's thread runs. */
+    void raiseSlotsInUse(int slots) {
+        if (slots > slotsInUse) {
+            slotsInUse = slots;
+        }
+    }
+
+    // Blocking sections.
+
+    /**
+     * Runs {@code blocking} on the calling thread as a blocking section: on a worker of this pool, another thread
+     * keeps the pool's parallelism meanwhile ({@link Compensation}); on any other thread it just runs.
+     */
+    <T> T managedBlock(java.util.concurrent.Callable<T> blocking) throws Exception {
+        Worker w = currentWorker();
+        if (w == null) {
+            return blocking.call();
+        }
+        runner.enterBlocking(w);
+        try {
+            return blocking.call();
+        } finally {
+            runner.exitBlocking(w);
+        }
     }
 
     // Submission.
@@ -203,7 +246,7 @@ final class Registry implements PoolProbe {
     // Statistics.
 
     PoolStatistics statistics() {
-        return PoolStatistics.sum(workers, runner.threads(), sleep, injector);
+        return PoolStatistics.sum(workers, runner.threads(), sleep, injector, runner.blockingSnapshot());
     }
 
     // PoolProbe: what the sleep protocol may ask.
@@ -224,8 +267,9 @@ final class Registry implements PoolProbe {
         if (!injector.isEmpty()) {
             return true;
         }
-        for (Worker w : workers) {
-            if (!w.deque.isEmpty()) {
+        Worker[] all = workers;
+        for (int i = 0, n = slotsInUse; i < n; i++) {
+            if (!all[i].deque.isEmpty()) {
                 return true;
             }
         }

@@ -46,6 +46,21 @@ interface Runner {
      */
     boolean awaitTermination(long timeoutNanos) throws InterruptedException;
 
+    /**
+     * Worker {@code w}'s thread (its owner) enters a blocking section: the runner keeps the pool's parallelism, if
+     * it can, with another thread. Sections nest; each enter is followed by one {@link #exitBlocking}.
+     */
+    void enterBlocking(Worker w);
+
+    /** Worker {@code w}'s thread leaves the blocking section it entered last. */
+    void exitBlocking(Worker w);
+
+    /**
+     * Blocking sections right now: {blocked workers, threads standing in for them, spare threads waiting to, most
+     * blocked at once}.
+     */
+    int[] blockingSnapshot();
+
     /** Runs the queued jobs on the calling thread until none is left; returns how many ran. */
     int runPending();
 

@@ -5,28 +5,45 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The usual mode: each worker has a thread of its own, which runs the worker loop until shutdown, drains what
- * is left, and retires. The last worker stays while timers are pending and fires them at their deadlines.
+ * The usual mode: each core worker has a thread of its own, which runs the worker loop until shutdown, drains
+ * what is left, and retires. The last core worker stays while timers are pending and fires them at their
+ * deadlines. Extra threads stand in for workers inside blocking sections ({@link Compensation}); the pool has
+ * terminated when the last of all its threads has left.
  */
 final class ThreadedRunner implements Runner {
     private final Registry registry;
+    private final int coreWorkers;
     private final ThreadFactory factory;
     private final boolean daemon;
-    /** Per worker: set by shutdown; the worker's top-level wait is on it (one owner, like every latch). */
+    private final int extraSlots;
+    private final long keepAliveNanos;
+    /** Per core worker: set by shutdown; the worker's top-level wait is on it (one owner, like every latch). */
     private SpinLatch[] terminate;
     private Thread[] threads;
+    private Compensation compensation;
+    /** Core workers that have not retired: the last one stays for pending timers. */
     private final AtomicInteger liveWorkers = new AtomicInteger();
-    private final AtomicInteger exitedWorkers = new AtomicInteger();
+    /**
+     * Threads of the pool that have not finished, core and extra. An extra thread is counted by the live thread
+     * that starts it, before it starts, so the count cannot reach zero while a thread is about to appear.
+     */
+    private final AtomicInteger liveThreads = new AtomicInteger();
+    /** Every extra thread ever started, for {@link #awaitTermination}; guarded by itself. */
+    private final java.util.List<Thread> extraThreads = new java.util.ArrayList<>();
 
-    ThreadedRunner(Registry registry, ThreadFactory factory, boolean daemon) {
+    ThreadedRunner(Registry registry, int coreWorkers, ThreadFactory factory, boolean daemon, int extraSlots,
+            long keepAliveNanos) {
         this.registry = registry;
+        this.coreWorkers = coreWorkers;
         this.factory = factory;
         this.daemon = daemon;
+        this.extraSlots = extraSlots;
+        this.keepAliveNanos = keepAliveNanos;
     }
 
     @Override
     public int threads() {
-        return registry.workers.length;
+        return coreWorkers;
     }
 
     /** Worker {@code index}'s thread; for tests. */
@@ -37,13 +54,15 @@ final class ThreadedRunner implements Runner {
     @Override
     public void start() {
         Worker[] workers = registry.workers;
-        int n = workers.length;
+        int n = coreWorkers;
         terminate = new SpinLatch[n];
         threads = new Thread[n];
         liveWorkers.set(n);
+        liveThreads.set(n);
+        compensation = new Compensation(registry, this, n, extraSlots, keepAliveNanos);
         for (int i = 0; i < n; i++) {
             terminate[i] = new SpinLatch(registry.sleep, i);
-            threads[i] = newThread(workers[i]);
+            threads[i] = newThread(workers[i], new WorkerMain(this, workers[i]), "-worker-" + i);
         }
         for (int i = 0; i < n; i++) {
             try {
@@ -58,10 +77,9 @@ final class ThreadedRunner implements Runner {
         }
     }
 
-    private Thread newThread(Worker w) {
-        Runnable main = new WorkerMain(this, w);
+    private Thread newThread(Worker w, Runnable main, String suffix) {
         if (factory == null) {
-            Thread t = new ForageThread(main, w, registry.name + "-worker-" + w.index);
+            Thread t = new ForageThread(main, w, registry.name + suffix);
             t.setDaemon(daemon);
             if (registry.handler != null) {
                 // Code that reports a failure to the thread's own handler instead of throwing (kotlinx's
@@ -74,12 +92,18 @@ final class ThreadedRunner implements Runner {
         try {
             t = factory.newThread(main);
         } catch (Throwable e) {
+            if (w.index >= coreWorkers) {
+                throw e;
+            }
             abortStart(0);
             throw new IllegalStateException("the thread factory threw for worker " + w.index + " of pool "
                     + registry.name + "; a Forage thread factory must return a new, unstarted thread running the "
                     + "given Runnable", e);
         }
         if (t == null) {
+            if (w.index >= coreWorkers) {
+                throw new IllegalStateException("the thread factory returned null");
+            }
             abortStart(0);
             throw new IllegalStateException("the thread factory returned null for worker " + w.index + " of pool "
                     + registry.name + "; a Forage thread factory must return a new, unstarted thread running the "
@@ -99,7 +123,7 @@ final class ThreadedRunner implements Runner {
         for (int i = 0; i < started; i++) {
             terminate[i].set();
         }
-        if (exitedWorkers.addAndGet(notStarted) == threads.length) {
+        if (liveThreads.addAndGet(-notStarted) == 0) {
             registry.lifecycle.markTerminated();
         }
     }
@@ -149,10 +173,64 @@ final class ThreadedRunner implements Runner {
         for (SpinLatch t : terminate) {
             t.set();
         }
+        compensation.shutdownStarted();
         if (now) {
             for (Thread t : threads) {
                 t.interrupt();
             }
+            for (Thread t : extraThreadsSnapshot()) {
+                t.interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void enterBlocking(Worker w) {
+        compensation.enter(w);
+    }
+
+    @Override
+    public void exitBlocking(Worker w) {
+        compensation.exit(w);
+    }
+
+    @Override
+    public int[] blockingSnapshot() {
+        return compensation.snapshot();
+    }
+
+    /**
+     * Under the compensation's lock, on a live thread of the pool: starts the thread of an extra slot. False if
+     * the factory or the JVM would not give one (the failure goes to the pool's handler).
+     */
+    boolean startExtra(Compensation.Slot slot) {
+        Worker w = slot.worker;
+        Thread t;
+        try {
+            t = newThread(w, new ExtraMain(this, slot), "-blocking-" + (w.index - coreWorkers));
+        } catch (Throwable e) {
+            registry.handleUncaught(Thread.currentThread(), e);
+            return false;
+        }
+        slot.thread = t;
+        liveThreads.incrementAndGet();
+        synchronized (extraThreads) {
+            extraThreads.add(t);
+        }
+        try {
+            t.start();
+        } catch (Throwable e) {
+            liveThreads.decrementAndGet(); // the caller is live, so this is never the last
+            slot.thread = null;
+            registry.handleUncaught(Thread.currentThread(), e);
+            return false;
+        }
+        return true;
+    }
+
+    private Thread[] extraThreadsSnapshot() {
+        synchronized (extraThreads) {
+            return extraThreads.toArray(new Thread[0]);
         }
     }
 
@@ -173,7 +251,9 @@ final class ThreadedRunner implements Runner {
         }
         // Every worker finished its loop; wait for the threads themselves to end, so that no pool thread is
         // alive once this returns true.
-        for (Thread t : threads) {
+        java.util.List<Thread> all = new java.util.ArrayList<>(java.util.Arrays.asList(threads));
+        all.addAll(java.util.Arrays.asList(extraThreadsSnapshot()));
+        for (Thread t : all) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             t.join(Math.max(left, 1L));
             if (t.isAlive()) {
@@ -230,10 +310,29 @@ final class ThreadedRunner implements Runner {
         }
     }
 
-    /** The last thing a worker's thread does; the last one reports termination. */
-    private void workerExited() {
-        if (exitedWorkers.incrementAndGet() == threads.length) {
+    /** The last thing a thread of the pool does; the last one reports termination. */
+    private void threadExited() {
+        if (liveThreads.decrementAndGet() == 0) {
             registry.lifecycle.markTerminated();
+        }
+    }
+
+    /**
+     * An extra thread leaving after shutdown: run every job it can still find, as a core worker does, because
+     * the jobs it pushed or injected may have no other live thread to run them.
+     */
+    private void drainExtra(Worker w) {
+        while (true) {
+            Runnable job = w.findWork(false, false, IdleState.NO_HINT);
+            if (job != null) {
+                w.execute(job);
+                continue;
+            }
+            if (registry.lifecycle.submissionsInFlight() || !registry.injector.isEmpty()) {
+                Thread.yield();
+                continue;
+            }
+            return;
         }
     }
 
@@ -257,13 +356,45 @@ final class ThreadedRunner implements Runner {
             } finally {
                 worker.busyEnds();
                 Worker.unbind(previous);
-                runner.workerExited();
+                runner.threadExited();
             }
         }
 
         @Override
         public String toString() {
             return worker.toString();
+        }
+    }
+
+    /** What an extra slot's thread runs: {@link Compensation#runExtra}, then, after shutdown, the drain. */
+    private static final class ExtraMain implements Runnable {
+        private final ThreadedRunner runner;
+        private final Compensation.Slot slot;
+
+        ExtraMain(ThreadedRunner runner, Compensation.Slot slot) {
+            this.runner = runner;
+            this.slot = slot;
+        }
+
+        @Override
+        public void run() {
+            Worker worker = slot.worker;
+            Worker previous = Worker.bind(worker);
+            worker.busyStarts();
+            try {
+                if (runner.compensation.runExtra(slot)) {
+                    runner.drainExtra(worker);
+                    worker.busyEnds();
+                }
+            } finally {
+                Worker.unbind(previous);
+                runner.threadExited();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return slot.worker.toString();
         }
     }
 }

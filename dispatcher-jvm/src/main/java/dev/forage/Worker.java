@@ -338,7 +338,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
     Runnable stealFromOthers(boolean mayLeaveLoneJobs) {
         leftLoneJob = false;
         Worker[] workers = registry.workers;
-        int n = workers.length;
+        int n = registry.slotsInUse; // the extra slots that were never used hold no jobs
         if (n <= 1) {
             return null;
         }

@@ -102,6 +102,14 @@ final class WorkerCounters {
         increment(PoolCounter.LATCH_WAKEUPS);
     }
 
+    void blockingSection() {
+        increment(PoolCounter.BLOCKING_SECTIONS);
+    }
+
+    void compensation() {
+        increment(PoolCounter.COMPENSATIONS);
+    }
+
     void nap() {
         increment(PoolCounter.NAPS);
     }

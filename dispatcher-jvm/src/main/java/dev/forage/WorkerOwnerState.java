@@ -39,6 +39,8 @@ abstract class WorkerOwnerState extends LeadingPad {
      * so the per-job path reads a plain field instead of a volatile one.
      */
     boolean timeJobs;
+    /** How deep this worker's thread is in blocking sections ({@code Compensation}); 0 when not blocking. */
+    int blockingDepth;
 }
 
 /** 128 bytes of padding after a worker's owner-written fields. */

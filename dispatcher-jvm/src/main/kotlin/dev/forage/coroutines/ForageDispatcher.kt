@@ -75,6 +75,19 @@ public class ForageDispatcher internal constructor(
         get() = pendingTimers?.size ?: 0
 
     /**
+     * The dispatcher for blocking calls on this dispatcher's pool ([ForageBlockingDispatcher]), Forage's
+     * counterpart of `Dispatchers.IO`:
+     * ```
+     * forageDispatcher { threads = 4 }.use { compute ->
+     *     runBlocking(compute) { val rows = withContext(compute.blocking) { jdbc.query(sql) } }
+     * }
+     * ```
+     */
+    public val blocking: ForageBlockingDispatcher by lazy(LazyThreadSafetyMode.PUBLICATION) {
+        ForageBlockingDispatcher(this, pool.blockingExecutor(), pool.maxBlockingThreads(), null)
+    }
+
+    /**
      * The pool, as an [Executor] (what kotlinx's `asExecutor()` returns for this dispatcher).
      * For example `dispatcher.executor.execute { println("on the pool") }`.
      */

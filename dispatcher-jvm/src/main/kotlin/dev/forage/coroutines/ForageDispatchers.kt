@@ -21,6 +21,22 @@ public val Dispatchers.Forage: CoroutineDispatcher
     get() = ForageDispatcher.common()
 
 /**
+ * The shared dispatcher for blocking calls, over `ForagePool.commonPool()`: use it where you would use
+ * `Dispatchers.IO`. The blocking calls run on the common pool's threads; while one blocks, another thread keeps
+ * the pool at its parallelism, and switching between it and `Dispatchers.Forage` costs no thread hop.
+ * ```
+ * val bytes = withContext(Dispatchers.ForageBlocking) { Files.readAllBytes(path) }
+ * ```
+ * See [ForageBlockingDispatcher].
+ */
+@Suppress("UnusedReceiverParameter")
+public val Dispatchers.ForageBlocking: CoroutineDispatcher
+    get() {
+        ForageDispatcher.common() // the floors check, before the common pool starts
+        return CommonForageBlocking.DISPATCHER
+    }
+
+/**
  * Forage's coroutine dispatcher over this pool: dispatches go to the pool's deques and injector, `delay` and
  * `withTimeout` use the pool's timers, `limitedParallelism` gives Forage views, and closing the dispatcher
  * closes the pool. Dispatchers over the same pool are equal.

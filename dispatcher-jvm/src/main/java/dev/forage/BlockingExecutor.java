@@ -1,0 +1,133 @@
+package dev.forage;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@link ForagePool#blockingExecutor()}: runs tasks that block, at most {@code parallelism} at once, each inside a
+ * blocking section of the worker that runs it, so the pool keeps its parallelism ({@link Compensation}).
+ *
+ * <p>The shape is kotlinx's {@code LimitedDispatcher}: tasks wait in a FIFO queue; up to {@code parallelism}
+ * <i>drainers</i> run on the pool, each one blocking section that takes tasks from the queue until it is empty.
+ * A drainer is an ordinary pool job, so one submitted from a worker goes on that worker's own deque and, when the
+ * submitter then finishes its job (a coroutine that suspends into {@code withContext}), runs next on the same
+ * thread: switching into the blocking executor costs no thread hop.
+ *
+ * <p>No lost task: a drainer leaves only after it gave back its permit and then found the queue empty, or took a
+ * permit again ({@link Drainer#run}); a submitter queues its task before it looks for a permit. One of the two
+ * sees the other's write (both are volatile read-modify-writes or queue operations), so a queued task always has a
+ * drainer.
+ */
+final class BlockingExecutor implements Executor {
+    private final Registry registry;
+    private final int parallelism;
+    private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    /** Drainers submitted and not yet finished: at most {@link #parallelism}. */
+    private final AtomicInteger drainers = new AtomicInteger();
+
+    BlockingExecutor(Registry registry, int parallelism) {
+        this.registry = registry;
+        this.parallelism = parallelism;
+    }
+
+    int parallelism() {
+        return parallelism;
+    }
+
+    /** Tasks waiting for a drainer (a snapshot, for tests). */
+    int queued() {
+        return queue.size();
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        if (task == null) {
+            throw new NullPointerException("pool " + registry.name + ": blockingExecutor().execute(null); pass the "
+                    + "task to run");
+        }
+        if (parallelism == 0) {
+            throw new RejectedExecutionException("pool " + registry.name + " has maxBlockingThreads(0): its "
+                    + "blocking executor takes no tasks; build the pool with maxBlockingThreads(n), n >= 1");
+        }
+        if (registry.lifecycle.isShutdown() && registry.currentWorker() == null) {
+            // As for execute: outside submissions stop at shutdown, even while drainers still run.
+            throw registry.lifecycle.rejected(task);
+        }
+        queue.add(task);
+        if (!tryReserve()) {
+            return; // every drainer is busy; each takes from the queue before it leaves
+        }
+        try {
+            registry.execute(new Drainer());
+        } catch (RejectedExecutionException e) {
+            drainers.decrementAndGet();
+            // Our task is still queued unless a running drainer took it, and then it runs: only a task that no
+            // drainer can reach is refused.
+            if (queue.remove(task)) {
+                throw e;
+            }
+        }
+    }
+
+    private boolean tryReserve() {
+        while (true) {
+            int n = drainers.get();
+            if (n >= parallelism) {
+                return false;
+            }
+            if (drainers.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** One permit's worth of draining, inside one blocking section. */
+    private final class Drainer implements Runnable {
+        @Override
+        public void run() {
+            Worker w = registry.currentWorker();
+            if (w == null) {
+                drain(); // not reached: drainers run as pool jobs
+                return;
+            }
+            registry.runner.enterBlocking(w);
+            try {
+                drain();
+            } finally {
+                registry.runner.exitBlocking(w);
+            }
+        }
+
+        private void drain() {
+            while (true) {
+                Runnable task = queue.poll();
+                if (task == null) {
+                    drainers.decrementAndGet();
+                    // A submitter that queued after our poll and found no permit counts on us: look again.
+                    if (queue.isEmpty() || !tryReserve()) {
+                        return;
+                    }
+                    continue;
+                }
+                try {
+                    task.run();
+                } catch (Throwable t) {
+                    registry.handleUncaught(Thread.currentThread(), t);
+                }
+                Thread.interrupted(); // as between any two jobs: an interrupt meant for one task is not the next's
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "BlockingExecutor.Drainer[pool " + registry.name + "]";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ForagePool.blockingExecutor[pool " + registry.name + ", parallelism " + parallelism + "]";
+    }
+}

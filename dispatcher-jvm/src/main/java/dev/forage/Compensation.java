@@ -1,0 +1,246 @@
+package dev.forage;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Keeps a pool's parallelism while some of its workers block ({@code docs/sleep.md}, "Blocking sections and
+ * compensation"): for every worker inside a blocking section, one <i>compensating</i> worker runs, up to the
+ * builder's {@code maxBlockingThreads}. {@code ForkJoinPool.managedBlock} compensates the same way; Go's scheduler
+ * hands a blocked thread's processor to another thread, which is the picture to keep in mind.
+ *
+ * <p>The pool has its {@code n} core workers and {@code m} extra <i>slots</i> (indices {@code n .. n+m-1} of the
+ * registry's worker array: a deque, sleep state and counters each). A blocked worker keeps its slot, so every frame
+ * on its stack (a {@code join} in progress, a scope) stays valid, and its deque stays visible to thieves. An extra
+ * slot is:
+ * <ul>
+ *   <li>{@link #FREE}: no thread;</li>
+ *   <li>{@link #ACTIVE}: its thread runs the worker loop like a core worker (it may steal, sleep in the JEC and be
+ *       woken), until its <i>release</i> latch is set;</li>
+ *   <li>{@link #LEAVING}: released; its thread finishes the job in hand and runs the jobs left in its own deque;</li>
+ *   <li>{@link #SPARE}: its thread waits outside the sleep protocol, for a new activation or the keep-alive.</li>
+ * </ul>
+ * All transitions happen under this object's monitor; blocking sections are slow events (each blocks a thread),
+ * so one lock is cheaper than the proof a lock-free version would need.
+ *
+ * <p>The rule that keeps the JEC's proof intact: an extra slot's thread enters the sleep protocol only while the
+ * slot is ACTIVE, that is, only inside its worker loop, where a wake-up always leads to a full search. A release
+ * is a latch set (Rayon's targeted wake-up), so a sleeping extra leaves through the protocol's own latch path
+ * ({@code workFound}, with the hand-off rule) and never takes a wake-up meant for new work with it. A SPARE
+ * thread is not in the protocol's counters at all, so no poster counts on it.
+ */
+final class Compensation {
+    static final int FREE = 0;
+    static final int ACTIVE = 1;
+    static final int LEAVING = 2;
+    static final int SPARE = 3;
+
+    private final Registry registry;
+    private final ThreadedRunner runner;
+    /** Index of the first extra slot: the number of core workers. */
+    private final int first;
+    private final long keepAliveNanos;
+    private final Slot[] slots;
+
+    /** Workers inside a blocking section (each counted once, however deep its sections nest). */
+    private int blocked;
+    /** Extra slots that are ACTIVE. The invariant after every transition: {@code active == min(blocked, m)}. */
+    private int active;
+    /** Most blocked at once, for statistics. */
+    private int mostBlocked;
+    private boolean shutdown;
+
+    Compensation(Registry registry, ThreadedRunner runner, int coreWorkers, int extraSlots, long keepAliveNanos) {
+        this.registry = registry;
+        this.runner = runner;
+        this.first = coreWorkers;
+        this.keepAliveNanos = keepAliveNanos;
+        this.slots = new Slot[extraSlots];
+        for (int i = 0; i < extraSlots; i++) {
+            slots[i] = new Slot(registry.workers[coreWorkers + i]);
+        }
+    }
+
+    /**
+     * Worker {@code w}'s thread enters a blocking section. The outermost section counts the worker as blocked and,
+     * if the extra slots allow, activates one; nested sections cost a field increment.
+     */
+    void enter(Worker w) {
+        if (w.blockingDepth++ > 0) {
+            return;
+        }
+        w.counters.blockingSection();
+        synchronized (this) {
+            blocked++;
+            mostBlocked = Math.max(mostBlocked, blocked);
+            // After shutdown no slot is activated: an extra's thread may still be draining with its worker.
+            if (!shutdown && active < blocked && active < slots.length && activateOne()) {
+                w.counters.compensation();
+            }
+        }
+    }
+
+    /** Worker {@code w}'s thread leaves the blocking section it entered; the outermost one releases an extra. */
+    void exit(Worker w) {
+        if (--w.blockingDepth > 0) {
+            return;
+        }
+        synchronized (this) {
+            blocked--;
+            if (active > blocked) {
+                releaseOne();
+            }
+        }
+    }
+
+    /**
+     * Under the monitor: the lowest slot that is not ACTIVE becomes ACTIVE, reusing its thread if it has one.
+     * False if no thread could be started for it.
+     */
+    private boolean activateOne() {
+        Slot chosen = null;
+        for (Slot s : slots) {
+            if (s.state == LEAVING || s.state == SPARE) {
+                chosen = s;
+                break;
+            }
+            if (chosen == null && s.state == FREE) {
+                chosen = s;
+            }
+        }
+        // active < slots.length, so some slot is not ACTIVE.
+        int previous = chosen.state;
+        chosen.release = new SpinLatch(registry.sleep, chosen.worker.index);
+        chosen.state = ACTIVE;
+        active++;
+        registry.raiseSlotsInUse(chosen.worker.index + 1);
+        if (previous == SPARE) {
+            LockSupport.unpark(chosen.thread);
+        } else if (previous == FREE && !runner.startExtra(chosen)) {
+            // No thread: the pool runs with one worker fewer until the section ends. The section itself goes
+            // on; nothing that was accepted depends on this slot, whose deque is empty.
+            chosen.state = FREE;
+            active--;
+            return false;
+        }
+        // LEAVING: its thread sees ACTIVE when it finishes leaving and goes back to the loop.
+        return true;
+    }
+
+    /** Under the monitor: the highest ACTIVE slot is released, so the low slots stay the ones in use. */
+    private void releaseOne() {
+        for (int i = slots.length - 1; i >= 0; i--) {
+            Slot s = slots[i];
+            if (s.state == ACTIVE) {
+                s.state = LEAVING;
+                active--;
+                s.release.set();
+                return;
+            }
+        }
+    }
+
+    /** The pool shut down: every extra leaves its loop to drain, every spare ends. */
+    synchronized void shutdownStarted() {
+        shutdown = true;
+        for (Slot s : slots) {
+            if (s.state == ACTIVE) {
+                s.release.set();
+            } else if (s.state == SPARE) {
+                LockSupport.unpark(s.thread);
+            }
+        }
+    }
+
+    synchronized boolean isShutdown() {
+        return shutdown;
+    }
+
+    /**
+     * An extra slot's thread: the worker loop while the slot is ACTIVE, the slot's own jobs when released, then a
+     * spare's wait for a new activation, until the keep-alive ends it or the pool shuts down. Returns when the
+     * thread should end, the slot FREE: true after shutdown (the thread still owns the worker, for the drain,
+     * because no slot is activated after shutdown), false after the keep-alive (the thread no longer touches
+     * the worker: the slot may get a new thread at once).
+     */
+    boolean runExtra(Slot slot) {
+        Worker w = slot.worker;
+        while (true) {
+            SpinLatch release;
+            synchronized (this) {
+                release = slot.release;
+            }
+            w.waitUntil(release, Worker.NO_DEADLINE);
+            // Released: nobody else pops this deque, so run what is left of it before leaving.
+            Runnable job;
+            while ((job = w.deque.pop()) != null) {
+                w.execute(job);
+            }
+            synchronized (this) {
+                if (slot.state == ACTIVE) {
+                    continue; // activated again while leaving: a new release latch is in place
+                }
+                if (shutdown) {
+                    slot.state = FREE;
+                    return true;
+                }
+                w.busyEnds();
+                slot.state = SPARE;
+            }
+            if (!awaitActivation(slot)) {
+                return false; // a spare pushed nothing since it drained its deque
+            }
+            w.busyStarts();
+        }
+    }
+
+    /** A spare waits outside the sleep protocol; true when activated, false when it must end (slot FREE). */
+    private boolean awaitActivation(Slot slot) {
+        long deadline = System.nanoTime() + keepAliveNanos;
+        while (true) {
+            synchronized (this) {
+                if (slot.state == ACTIVE) {
+                    return true;
+                }
+                if (shutdown || deadline - System.nanoTime() <= 0) {
+                    slot.state = FREE;
+                    return false;
+                }
+            }
+            LockSupport.parkNanos(this, Math.max(deadline - System.nanoTime(), 1L));
+            Thread.interrupted(); // an interrupt from shutdownNow; the state says what to do
+        }
+    }
+
+    /** Snapshot for statistics: blocked workers, ACTIVE extras, SPARE threads, most blocked at once. */
+    synchronized int[] snapshot() {
+        int spare = 0;
+        for (Slot s : slots) {
+            if (s.state == SPARE) {
+                spare++;
+            }
+        }
+        return new int[] {blocked, active, spare, mostBlocked};
+    }
+
+    int extraSlots() {
+        return slots.length;
+    }
+
+    int firstExtraIndex() {
+        return first;
+    }
+
+    /** One extra slot: its worker, its state and, while it has one, its thread. */
+    static final class Slot {
+        final Worker worker;
+        /** Written under the monitor; volatile so that a spare's park loop and tests may read it. */
+        volatile int state = FREE;
+        /** The latch whose set releases the slot; replaced on every activation, under the monitor. */
+        SpinLatch release;
+        Thread thread;
+
+        Slot(Worker worker) {
+            this.worker = worker;
+        }
+    }
+}

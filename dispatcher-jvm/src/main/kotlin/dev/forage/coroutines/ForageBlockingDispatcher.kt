@@ -1,0 +1,89 @@
+package dev.forage.coroutines
+
+import dev.forage.ForagePool
+import java.util.concurrent.Executor
+import java.util.concurrent.RejectedExecutionException
+import kotlin.coroutines.CoroutineContext
+import kotlinx.coroutines.CoroutineDispatcher
+import kotlinx.coroutines.Delay
+import kotlinx.coroutines.InternalCoroutinesApi
+
+/**
+ * The dispatcher for blocking calls on a Forage pool: Forage's counterpart of `Dispatchers.IO`, sharing the
+ * pool's threads instead of starting a scheduler of its own. Get it as `Dispatchers.ForageBlocking` (over the
+ * common pool) or [ForageDispatcher.blocking]:
+ * ```
+ * val text = withContext(Dispatchers.ForageBlocking) { File(path).readText() }   // blocks a thread, not the pool
+ * val words = text.split(' ').size                                               // back on Dispatchers.Forage
+ * ```
+ *
+ * How it works (`docs/coroutines.md`, "Blocking calls"):
+ * - A dispatched block is a task of the pool's [blocking executor][ForagePool.blockingExecutor]: it runs on the
+ *   pool inside a *blocking section*, during which another thread stands in for the blocked worker, so the pool
+ *   keeps its parallelism ([ForagePool.managedBlock]).
+ * - Switching in from a coroutine on the same pool costs no thread hop: the block goes on the worker's own deque
+ *   and runs on that worker as soon as the coroutine has suspended. Switching back is a push on the same
+ *   worker's deque, which that worker pops once the block returns: no hop either.
+ * - At most `maxBlockingThreads` blocks (the pool builder's, default 64) run at once; the others wait in a FIFO
+ *   queue. [limitedParallelism] gives a view with its own limit, independent of this one, as for
+ *   `Dispatchers.IO.limitedParallelism`.
+ * - `delay` and `withTimeout` use the pool's timers. After the pool closed, a dispatch from outside cancels the
+ *   coroutine as [ForageDispatcher] does.
+ *
+ * Two blocking dispatchers over the same executor are equal, so `withContext` between them does not dispatch.
+ */
+@OptIn(InternalCoroutinesApi::class)
+public class ForageBlockingDispatcher internal constructor(
+    private val parent: ForageDispatcher,
+    private val executor: Executor,
+    private val parallelism: Int,
+    private val name: String?,
+) : CoroutineDispatcher(), Delay by parent {
+    /** The pool whose threads run the blocking calls. For example `blocking.pool.statistics().blockedWorkers()`. */
+    public val pool: ForagePool
+        get() = parent.pool
+
+    /**
+     * Queues [block] on the pool's blocking executor: from a worker of the pool, on that worker's own deque.
+     * Never runs the block inline and never throws; after the pool closed, cancels the coroutine.
+     *
+     * Called by kotlinx.coroutines: `withContext(Dispatchers.ForageBlocking) { ... }` ends up here.
+     */
+    override fun dispatch(context: CoroutineContext, block: Runnable) {
+        try {
+            executor.execute(block)
+        } catch (e: RejectedExecutionException) {
+            ClosedPool.redirect(pool, context, block, e)
+        }
+    }
+
+    /**
+     * A view that runs at most [parallelism] of its blocks at once, independently of this dispatcher's limit and
+     * of other views (as `Dispatchers.IO.limitedParallelism`):
+     * ```
+     * val database = Dispatchers.ForageBlocking.limitedParallelism(10, "database")
+     * withContext(database) { jdbc.query(sql) }   // never more than ten at once
+     * ```
+     *
+     * @throws IllegalArgumentException if [parallelism] is less than 1
+     */
+    override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher {
+        checkParallelism(parallelism)
+        return ForageBlockingDispatcher(parent, pool.blockingExecutor(parallelism), parallelism, name)
+    }
+
+    override fun toString(): String = name ?: "$parent.blocking(parallelism=$parallelism)"
+
+    override fun equals(other: Any?): Boolean =
+        other is ForageBlockingDispatcher && other.executor === executor
+
+    override fun hashCode(): Int = System.identityHashCode(executor)
+}
+
+/** The dispatcher behind `Dispatchers.ForageBlocking`, created on first use (and with it the common pool). */
+internal object CommonForageBlocking {
+    @JvmField
+    val DISPATCHER: ForageBlockingDispatcher = CommonForage.DISPATCHER.let {
+        ForageBlockingDispatcher(it, it.pool.blockingExecutor(), it.pool.maxBlockingThreads(), "Dispatchers.ForageBlocking")
+    }
+}
