@@ -113,16 +113,17 @@ final class Compensation {
         chosen.state = ACTIVE;
         active++;
         registry.raiseSlotsInUse(chosen.worker.index + 1);
-        if (previous == SPARE) {
+        if (previous != FREE) {
+            // SPARE: it parks until activated. LEAVING: it may be in the spare's park already, having seen an
+            // earlier activation and release come and go while it slept; it goes back to its loop either way.
             LockSupport.unpark(chosen.thread);
-        } else if (previous == FREE && !runner.startExtra(chosen)) {
+        } else if (!runner.startExtra(chosen)) {
             // No thread: the pool runs with one worker fewer until the section ends. The section itself goes
             // on; nothing that was accepted depends on this slot, whose deque is empty.
             chosen.state = FREE;
             active--;
             return false;
         }
-        // LEAVING: its thread sees ACTIVE when it finishes leaving and goes back to the loop.
         return true;
     }
 
@@ -145,7 +146,8 @@ final class Compensation {
         for (Slot s : slots) {
             if (s.state == ACTIVE) {
                 s.release.set();
-            } else if (s.state == SPARE) {
+            }
+            if (s.state != FREE) {
                 LockSupport.unpark(s.thread);
             }
         }
@@ -193,12 +195,16 @@ final class Compensation {
         }
     }
 
-    /** A spare waits outside the sleep protocol; true when activated, false when it must end (slot FREE). */
+    /**
+     * A spare waits outside the sleep protocol; true when activated, false when it must end (slot FREE). A slot
+     * that is LEAVING again was activated and released while its thread slept here: the thread goes back through
+     * the loop (its release latch is set, so it only runs what its deque holds) and comes back as a spare.
+     */
     private boolean awaitActivation(Slot slot) {
         long deadline = System.nanoTime() + keepAliveNanos;
         while (true) {
             synchronized (this) {
-                if (slot.state == ACTIVE) {
+                if (slot.state != SPARE) {
                     return true;
                 }
                 if (shutdown || deadline - System.nanoTime() <= 0) {

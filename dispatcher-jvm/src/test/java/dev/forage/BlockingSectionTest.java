@@ -298,6 +298,22 @@ class BlockingSectionTest {
     }
 
     @Test
+    void shutdownEndsSparesWhateverStateTheirLastActivationLeftThem() throws Exception {
+        // A keep-alive far beyond the budget: a spare that missed a wake-up would keep the pool from terminating.
+        // Short sections make activations and releases race with the spare's own wake-up.
+        for (int pools = 0; pools < 20; pools++) {
+            ForagePool pool = ForagePool.builder().threads(1).blockingKeepAlive(1, TimeUnit.HOURS)
+                    .name("spare-race").build();
+            for (int round = 0; round < 50; round++) {
+                assertEquals(round, (int) pool.install(() -> block(() -> 0)) + round);
+            }
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(LIMIT.getSeconds(), TimeUnit.SECONDS), pool.statistics()::toString);
+        }
+        assertEquals(0, liveThreadsNamed("spare-race-"));
+    }
+
+    @Test
     void badInputIsRejectedWithAClearMessage() {
         NullPointerException npe = assertThrows(NullPointerException.class, () -> ForagePool.managedBlock(null));
         assertTrue(npe.getMessage().contains("managedBlock"), npe.getMessage());

@@ -75,8 +75,23 @@ public class ForageDispatcherBuilder internal constructor() {
             field = value
         }
 
+    /**
+     * The parallelism of [ForageDispatcher.blocking], and the most threads that stand in for workers blocked in it
+     * at once; null (the default) for 64 or [threads], whichever is larger, as for `Dispatchers.IO`. See
+     * [ForagePoolBuilder.maxBlockingThreads].
+     */
+    public var maxBlockingThreads: Int? = null
+
+    /**
+     * How long a thread that stood in for a blocked worker waits for the next blocking call before it ends;
+     * default 60 seconds. See [ForagePoolBuilder.blockingKeepAlive].
+     */
+    public var blockingKeepAlive: kotlin.time.Duration = kotlin.time.Duration.parse("60s")
+
     internal fun buildPool(): ForagePool {
         val builder = ForagePool.builder().threads(threads).daemon(daemon)
+        maxBlockingThreads?.let { builder.maxBlockingThreads(it) }
+        builder.blockingKeepAlive(blockingKeepAlive.inWholeNanoseconds, java.util.concurrent.TimeUnit.NANOSECONDS)
         name?.let { builder.name(it) }
         threadFactory?.let { builder.threadFactory(it) }
         uncaughtExceptionHandler?.let { setUncaughtExceptionHandler(builder, it) }
