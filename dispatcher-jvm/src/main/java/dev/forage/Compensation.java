@@ -35,9 +35,7 @@ final class Compensation {
     static final int SPARE = 3;
 
     private final Registry registry;
-    private final ThreadedRunner runner;
-    /** Index of the first extra slot: the number of core workers. */
-    private final int first;
+    private final ExtraThreads threads;
     private final long keepAliveNanos;
     private final Slot[] slots;
 
@@ -49,10 +47,9 @@ final class Compensation {
     private int mostBlocked;
     private boolean shutdown;
 
-    Compensation(Registry registry, ThreadedRunner runner, int coreWorkers, int extraSlots, long keepAliveNanos) {
+    Compensation(Registry registry, ExtraThreads threads, int coreWorkers, int extraSlots, long keepAliveNanos) {
         this.registry = registry;
-        this.runner = runner;
-        this.first = coreWorkers;
+        this.threads = threads;
         this.keepAliveNanos = keepAliveNanos;
         this.slots = new Slot[extraSlots];
         for (int i = 0; i < extraSlots; i++) {
@@ -69,14 +66,17 @@ final class Compensation {
             return;
         }
         w.counters.blockingSection();
-        synchronized (this) {
-            blocked++;
-            mostBlocked = Math.max(mostBlocked, blocked);
-            // After shutdown no slot is activated: an extra's thread may still be draining with its worker.
-            if (!shutdown && active < blocked && active < slots.length && activateOne()) {
-                w.counters.compensation();
-            }
+        if (blockedOne()) {
+            w.counters.compensation();
         }
+    }
+
+    /** A worker's outermost section begins: count it and activate a slot if one is due; true if one was. */
+    synchronized boolean blockedOne() {
+        blocked++;
+        mostBlocked = Math.max(mostBlocked, blocked);
+        // After shutdown no slot is activated: an extra's thread may still be draining with its worker.
+        return !shutdown && active < blocked && active < slots.length && activateOne();
     }
 
     /** Worker {@code w}'s thread leaves the blocking section it entered; the outermost one releases an extra. */
@@ -84,11 +84,14 @@ final class Compensation {
         if (--w.blockingDepth > 0) {
             return;
         }
-        synchronized (this) {
-            blocked--;
-            if (active > blocked) {
-                releaseOne();
-            }
+        unblockedOne();
+    }
+
+    /** A worker's outermost section ends: release a slot if more are ACTIVE than workers are blocked. */
+    synchronized void unblockedOne() {
+        blocked--;
+        if (active > blocked) {
+            releaseOne();
         }
     }
 
@@ -117,7 +120,7 @@ final class Compensation {
             // SPARE: it parks until activated. LEAVING: it may be in the spare's park already, having seen an
             // earlier activation and release come and go while it slept; it goes back to its loop either way.
             LockSupport.unpark(chosen.thread);
-        } else if (!runner.startExtra(chosen)) {
+        } else if (!threads.start(chosen)) {
             // No thread: the pool runs with one worker fewer until the section ends. The section itself goes
             // on; nothing that was accepted depends on this slot, whose deque is empty.
             chosen.state = FREE;
@@ -196,11 +199,12 @@ final class Compensation {
     }
 
     /**
-     * A spare waits outside the sleep protocol; true when activated, false when it must end (slot FREE). A slot
+     * Package-private for the activation race in the jcstress module: a spare waits outside the sleep protocol;
+     * true when activated, false when it must end (slot FREE). A slot
      * that is LEAVING again was activated and released while its thread slept here: the thread goes back through
      * the loop (its release latch is set, so it only runs what its deque holds) and comes back as a spare.
      */
-    private boolean awaitActivation(Slot slot) {
+    boolean awaitActivation(Slot slot) {
         long deadline = System.nanoTime() + keepAliveNanos;
         while (true) {
             synchronized (this) {
@@ -228,12 +232,18 @@ final class Compensation {
         return new int[] {blocked, active, spare, mostBlocked};
     }
 
-    int extraSlots() {
-        return slots.length;
+    /** Extra slot {@code i}, for tests. */
+    Slot slot(int i) {
+        return slots[i];
     }
 
-    int firstExtraIndex() {
-        return first;
+    /** How an extra slot gets a thread: {@link ThreadedRunner}, or a race test's stand-in. */
+    interface ExtraThreads {
+        /**
+         * Under the compensation's monitor, on a live thread of the pool: starts a thread for {@code slot} that
+         * runs {@link #runExtra}, after setting {@link Slot#thread}. False if none could be started.
+         */
+        boolean start(Slot slot);
     }
 
     /** One extra slot: its worker, its state and, while it has one, its thread. */

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * deadlines. Extra threads stand in for workers inside blocking sections ({@link Compensation}); the pool has
  * terminated when the last of all its threads has left.
  */
-final class ThreadedRunner implements Runner {
+final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private final Registry registry;
     private final int coreWorkers;
     private final ThreadFactory factory;
@@ -201,9 +201,11 @@ final class ThreadedRunner implements Runner {
 
     /**
      * Under the compensation's lock, on a live thread of the pool: starts the thread of an extra slot. False if
-     * the factory or the JVM would not give one (the failure goes to the pool's handler).
+     * the factory or the JVM would not give one (the failure goes to the pool's handler): the section then runs
+     * without a stand-in.
      */
-    boolean startExtra(Compensation.Slot slot) {
+    @Override
+    public boolean start(Compensation.Slot slot) {
         Worker w = slot.worker;
         Thread t;
         try {
