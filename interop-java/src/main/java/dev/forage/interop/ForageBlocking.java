@@ -10,10 +10,10 @@ import java.util.concurrent.Executors;
  * The Java face of {@link ForagePool#managedBlock(Callable)}.
  *
  * <pre>{@code
- * ForageFuture<Report> report = ForageFutures.supplyAsync(() -> {
+ * Future<Report> report = executor.submit(() -> {                      // a Callable: call may throw IOException
  *     byte[] raw = ForageBlocking.call(() -> Files.readAllBytes(path));   // another thread works meanwhile
  *     return Report.parse(raw);                                          // CPU work on the pool
- * }, pool);
+ * });
  * }</pre>
  *
  * <h2>How it works</h2>
