@@ -1,132 +1,94 @@
 package dev.forage.interop;
 
+import dev.forage.ForagePool;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Blocking work (file or socket I/O, a JDBC call, a lock held elsewhere) from pool jobs without starving the
- * pool, in the spirit of {@code ForkJoinPool.managedBlock}.
+ * Blocking work (file or socket I/O, a JDBC call, a lock held elsewhere) inside pool jobs without starving the
+ * pool: a <i>blocking section</i> of the caller's own pool, in the manner of {@code ForkJoinPool.managedBlock}.
+ * The Java face of {@link ForagePool#managedBlock(Callable)}.
  *
  * <pre>{@code
- * ForageFuture<Report> report = ForageFutures.supplyAsync(() -> {
- *     byte[] raw = ForageBlocking.call(() -> Files.readAllBytes(path));   // the worker is not blocked
- *     return Report.parse(raw);                                          // CPU work on the worker
- * }, pool);
+ * Future<Report> report = executor.submit(() -> {                      // a Callable: call may throw IOException
+ *     byte[] raw = ForageBlocking.call(() -> Files.readAllBytes(path));   // another thread works meanwhile
+ *     return Report.parse(raw);                                          // CPU work on the pool
+ * });
  * }</pre>
  *
  * <h2>How it works</h2>
- * Called on a worker of any Forage pool, the blocking call runs on a separate, bounded, elastic set of
- * <i>blocking threads</i> (daemon threads named {@code forage-blocking-N}, created on demand and ended after
- * 60 s idle), while the worker keeps running other jobs of its pool; the call's completion wakes exactly that
- * worker. Called on any other thread, the call simply runs inline. Either way the caller sees the call's own
- * result and exception, unchanged; interrupts travel with the call (the worker's interrupt is forwarded to the
- * blocking thread, and one that the call did not consume comes back).
+ * The call runs inline, on the calling thread. Called on a worker of a Forage pool, that worker's pool lets
+ * another thread run in the worker's place until the call returns, so the pool keeps {@link ForagePool#parallelism()}
+ * workers running; the blocked worker keeps its deque, which the others drain meanwhile. Called on any other
+ * thread, the call simply runs. Either way the caller sees the call's own result and exception, unchanged, and
+ * interrupts reach the call directly (it runs on the thread that {@code shutdownNow} or {@code cancel(true)}
+ * interrupts).
  *
- * <h2>Limits</h2>
- * <ul>
- *   <li>At most {@link #maxThreads()} blocking threads exist (system property
- *       {@value #MAX_THREADS_PROPERTY}, default {@value #DEFAULT_MAX_THREADS}); calls beyond that wait in a FIFO
- *       queue until a blocking thread is free (their workers keep helping meanwhile).</li>
- *   <li>There is no compensation in the {@code ForkJoinPool} sense: the pool never adds workers. None is
- *       needed for throughput, because the waiting worker is not blocked, but the worker can only return from
- *       this call once the jobs it picked up meanwhile finished (helping runs them on its stack), so a call's
- *       result may be consumed later than it arrived.</li>
- *   <li>Every call costs a hand-over to another thread and back: use it for calls that block, not for short
- *       ones.</li>
- *   <li>The exception of a call that failed on a blocking thread carries that thread's stack trace.</li>
- * </ul>
+ * <h2>Configuration, per pool</h2>
+ * Each pool bounds its own stand-in threads on its builder:
+ * {@link dev.forage.ForagePoolBuilder#maxBlockingThreads(int) maxBlockingThreads} (default 64 or the thread count,
+ * whichever is larger; 0 turns compensation off) and
+ * {@link dev.forage.ForagePoolBuilder#blockingKeepAlive blockingKeepAlive} (how long an idle stand-in waits for the
+ * next section; default 60 s).
+ * <pre>{@code
+ * ForagePool pool = ForagePool.builder().threads(8).maxBlockingThreads(200).build();   // a JDBC-heavy service
+ * }</pre>
+ * Beyond {@code maxBlockingThreads} workers blocked at once, and on a single-threaded pool, a call still runs, but
+ * without a stand-in: the pool runs with fewer workers until it returns. {@link dev.forage.PoolStatistics} shows
+ * it all: {@code blockedWorkers()}, {@code compensatingThreads()}, {@code spareThreads()},
+ * {@code mostBlockedWorkers()} and the counters {@code BLOCKING_SECTIONS} and {@code COMPENSATIONS}.
+ *
+ * <h2>Cost</h2>
+ * No thread hop: the call and its stack trace stay on the caller's thread. Entering a section may wake or start a
+ * stand-in thread, so use it around calls that block for long, not around short CPU work. Sections nest: an inner
+ * one costs a field increment. For {@code CompletableFuture} code that only blocks, hand the task to the pool's
+ * blocking executor instead ({@link ForageFutures#supplyBlockingAsync(java.util.function.Supplier, ForagePool)},
+ * {@link ForagePool#blockingExecutor()}).
  */
 public final class ForageBlocking {
-    /** The system property that sets {@link #maxThreads()}. */
-    public static final String MAX_THREADS_PROPERTY = "forage.blocking.maxThreads";
-    /** The default of {@link #maxThreads()}, as for kotlinx.coroutines' {@code Dispatchers.IO}. */
-    public static final int DEFAULT_MAX_THREADS = 64;
-
     private ForageBlocking() {
     }
 
     /**
-     * Runs {@code blocking} and returns its result, without blocking a pool worker: on a worker it runs on a
-     * blocking thread while the worker runs other jobs; elsewhere it runs inline.
+     * Runs {@code blocking} on the calling thread and returns its result; on a worker of a Forage pool, as a
+     * blocking section of that pool (another thread runs in the worker's place meanwhile), elsewhere just so.
      *
      * <pre>{@code
      * String row = ForageBlocking.call(() -> jdbc.queryForString(sql));
      * }</pre>
      *
+     * @return what {@code blocking} returned
      * @throws Exception whatever {@code blocking} throws, unchanged
+     * @throws NullPointerException if {@code blocking} is null
      */
     public static <T> T call(Callable<T> blocking) throws Exception {
         Checks.notNull(blocking, "ForageBlocking.call", "blocking");
-        if (!Waiting.onWorker()) {
-            return blocking.call();
-        }
-        return BlockingCall.callElsewhere(blocking, BlockingThreads.EXECUTOR);
+        return ForagePool.managedBlock(blocking);
     }
 
     /**
-     * Runs {@code blocking} without blocking a pool worker, as {@link #call}.
+     * Runs {@code blocking} on the calling thread, as {@link #call}; for code without checked exceptions.
      *
      * <pre>{@code
-     * ForageBlocking.run(() -> socket.getOutputStream().write(bytes));   // checked exceptions: use call
+     * ForageBlocking.run(() -> lock.lock());   // checked exceptions (I/O): use call
      * }</pre>
      *
-     * @throws RuntimeException or {@link Error}: whatever {@code blocking} throws, unchanged
+     * @throws RuntimeException or {@link Error}: whatever {@code blocking} throws, unchanged (a checked exception
+     *         that it throws by a "sneaky throw" passes unchanged too; nothing is wrapped)
+     * @throws NullPointerException if {@code blocking} is null
      */
     public static void run(Runnable blocking) {
         Checks.notNull(blocking, "ForageBlocking.run", "blocking");
         try {
-            call(Executors.callable(blocking));
-        } catch (RuntimeException e) {
-            throw e;
+            ForagePool.managedBlock(Executors.callable(blocking));
         } catch (Exception e) {
-            throw new AssertionError("a Runnable threw a checked exception", e); // cannot happen
+            throw ForageBlocking.<RuntimeException>unchanged(e);
         }
     }
 
-    /** The most blocking threads that exist at once; further calls queue. */
-    public static int maxThreads() {
-        return BlockingThreads.MAX_THREADS;
-    }
-
-    /** The shared blocking threads, created on first use. */
-    private static final class BlockingThreads {
-        static final int MAX_THREADS = readMaxThreads();
-        static final ThreadPoolExecutor EXECUTOR = create();
-
-        private static int readMaxThreads() {
-            String value = System.getProperty(MAX_THREADS_PROPERTY);
-            if (value == null) {
-                return DEFAULT_MAX_THREADS;
-            }
-            try {
-                int n = Integer.parseInt(value.trim());
-                if (n >= 1) {
-                    return n;
-                }
-            } catch (NumberFormatException e) {
-                // reported below
-            }
-            throw new IllegalArgumentException("system property " + MAX_THREADS_PROPERTY + "=" + value
-                    + " is not allowed; it must be a whole number >= 1 (default " + DEFAULT_MAX_THREADS + ")");
-        }
-
-        private static ThreadPoolExecutor create() {
-            final AtomicInteger number = new AtomicInteger();
-            ThreadFactory factory = job -> {
-                Thread t = new Thread(job, "forage-blocking-" + number.getAndIncrement());
-                t.setDaemon(true);
-                return t;
-            };
-            // Core == max with core timeout: grows to MAX_THREADS on demand, queues beyond, shrinks when idle.
-            ThreadPoolExecutor executor = new ThreadPoolExecutor(MAX_THREADS, MAX_THREADS, 60L, TimeUnit.SECONDS,
-                    new LinkedBlockingQueue<Runnable>(), factory);
-            executor.allowCoreThreadTimeOut(true);
-            return executor;
-        }
+    /** Rethrows {@code e} as it is: a RuntimeException, or a checked exception that a Runnable threw anyway. */
+    @SuppressWarnings("unchecked")
+    private static <E extends Exception> E unchanged(Exception e) throws E {
+        throw (E) e;
     }
 }

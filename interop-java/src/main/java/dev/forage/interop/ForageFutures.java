@@ -74,6 +74,53 @@ public final class ForageFutures {
     }
 
     /**
+     * A future completed with {@code supplier}'s value, computed on {@code pool}'s
+     * {@linkplain ForagePool#blockingExecutor() blocking executor}: for a supplier that blocks (file or socket I/O,
+     * JDBC). The supplier runs inside a blocking section, so the pool keeps its parallelism meanwhile; at most
+     * {@link ForagePool#maxBlockingThreads()} such suppliers run at once, the rest wait in a FIFO queue. Called on
+     * a worker of {@code pool}, the supplier usually runs on that same worker once its current job ends (no thread
+     * hop). The future belongs to {@code pool}: its async stages without an executor argument run on the pool's
+     * ordinary workers, so the CPU part of a chain leaves the blocking executor. Exceptions are stored as by
+     * {@link #supplyAsync(Supplier, ForagePool)}.
+     *
+     * <pre>{@code
+     * ForageFuture<Report> report = ForageFutures
+     *         .supplyBlockingAsync(() -> jdbc.queryForList(sql), pool)   // blocking, compensated
+     *         .thenApplyAsync(Report::of);                                // CPU work, on the pool
+     * }</pre>
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if {@code pool} is shut down (and this is not one of
+     *         its workers), or was built with {@code maxBlockingThreads(0)}
+     */
+    public static <T> ForageFuture<T> supplyBlockingAsync(Supplier<T> supplier, ForagePool pool) {
+        Checks.notNull(supplier, "supplyBlockingAsync", "supplier");
+        Checks.notNull(pool, "supplyBlockingAsync", "pool");
+        ForageFuture<T> future = new ForageFuture<>(pool);
+        pool.blockingExecutor().execute(new AsyncSupply<>(future, supplier));
+        return future;
+    }
+
+    /**
+     * A future completed (with null) once {@code action} ran on {@code pool}'s
+     * {@linkplain ForagePool#blockingExecutor() blocking executor}; exceptionally if it threw. As
+     * {@link #supplyBlockingAsync(Supplier, ForagePool)}, for an action without a result.
+     *
+     * <pre>{@code
+     * ForageFutures.runBlockingAsync(() -> audit.append(entry), pool).thenRun(() -> log("audited"));
+     * }</pre>
+     *
+     * @throws java.util.concurrent.RejectedExecutionException if {@code pool} is shut down (and this is not one of
+     *         its workers), or was built with {@code maxBlockingThreads(0)}
+     */
+    public static ForageFuture<Void> runBlockingAsync(Runnable action, ForagePool pool) {
+        Checks.notNull(action, "runBlockingAsync", "action");
+        Checks.notNull(pool, "runBlockingAsync", "pool");
+        ForageFuture<Void> future = new ForageFuture<>(pool);
+        pool.blockingExecutor().execute(AsyncSupply.of(future, action));
+        return future;
+    }
+
+    /**
      * A new incomplete future on {@code pool}, to complete yourself (for example from a callback API).
      *
      * <pre>{@code
