@@ -162,12 +162,13 @@ public final class PoolStatistics {
     }
 
     /**
-     * Workers running jobs when the snapshot was taken: {@link #threads()} less the {@linkplain #idleWorkers()
-     * idle} and {@linkplain #sleepingWorkers() sleeping} ones (never negative; the three counts are read one
-     * after the other).
+     * Workers running jobs when the snapshot was taken: {@link #threads()} and the {@linkplain
+     * #compensatingThreads() stand-ins}, less the {@linkplain #blockedWorkers() blocked}, {@linkplain
+     * #idleWorkers() idle} and {@linkplain #sleepingWorkers() sleeping} ones (never negative; the counts are read
+     * one after the other).
      */
     public int activeWorkers() {
-        return Math.max(threads - idleWorkers - sleepingWorkers, 0);
+        return Math.max(threads + blocking[1] - blocking[0] - idleWorkers - sleepingWorkers, 0);
     }
 
     /**

@@ -36,6 +36,9 @@ import java.util.function.ToDoubleFunction;
  *   <tr><td>{@code forage.pool.threads}</td><td>gauge</td><td>worker threads</td></tr>
  *   <tr><td>{@code forage.pool.workers}, tag {@code state} = {@code active}, {@code idle},
  *       {@code sleeping}</td><td>gauge</td><td>workers in each state</td></tr>
+ *   <tr><td>{@code forage.pool.blocking}, tag {@code state} = {@code blocked}, {@code compensating},
+ *       {@code spare}</td><td>gauge</td><td>workers inside blocking sections, threads standing in for them,
+ *       and stand-ins waiting within their keep-alive ({@link ForagePool#managedBlock})</td></tr>
  *   <tr><td>{@code forage.pool.queued}, tag {@code queue} = {@code deques}, {@code injector}</td>
  *       <td>gauge</td><td>jobs queued in the workers' deques and in the injector</td></tr>
  * </table>
@@ -89,6 +92,12 @@ public final class ForagePoolMetrics implements MeterBinder {
                 p -> p.statistics().idleWorkers());
         gauge(registry, "workers", "Workers blocked until woken", "state", "sleeping",
                 p -> p.statistics().sleepingWorkers());
+        gauge(registry, "blocking", "Workers inside blocking sections", "state", "blocked",
+                p -> p.statistics().blockedWorkers());
+        gauge(registry, "blocking", "Threads standing in for blocked workers", "state", "compensating",
+                p -> p.statistics().compensatingThreads());
+        gauge(registry, "blocking", "Stand-ins waiting within their keep-alive", "state", "spare",
+                p -> p.statistics().spareThreads());
         gauge(registry, "queued", "Jobs queued in the workers' deques", "queue", "deques",
                 p -> p.statistics().dequeQueuedJobs());
         gauge(registry, "queued", "Jobs queued in the injector (approximate)", "queue", "injector",

@@ -63,6 +63,35 @@ class ForagePoolMetricsTest {
     }
 
     @Test
+    void blockingGaugesFollowTheSections() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ForagePool pool = ForagePool.builder().threads(1).name("metrics-blocking").build()) {
+            new ForagePoolMetrics(pool).bindTo(registry);
+            Gauge blocked = registry.get("forage.pool.blocking").tag("state", "blocked").gauge();
+            Gauge compensating = registry.get("forage.pool.blocking").tag("state", "compensating").gauge();
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch gate = new CountDownLatch(1);
+            pool.execute(() -> {
+                try {
+                    ForagePool.managedBlock(() -> {
+                        entered.countDown();
+                        gate.await();
+                        return null;
+                    });
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            entered.await();
+            assertEquals(1, blocked.value());
+            assertEquals(1, compensating.value());
+            gate.countDown();
+            Poll.until("section ended", () -> blocked.value() == 0 && compensating.value() == 0, pool::toString);
+            assertEquals(1, registry.get("forage.pool.blocking.sections").functionCounter().count());
+        }
+    }
+
+    @Test
     void queueGaugesFollowTheInjector() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         try (ForagePool pool = ForagePool.builder().singleThreaded().name("metrics-queued").build()) {
