@@ -278,15 +278,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
      */
     private void drainAndRetire(Worker w) {
         while (true) {
-            Runnable job = w.findWork(false, false, IdleState.NO_HINT);
-            if (job != null) {
-                w.execute(job);
-                continue;
-            }
-            if (registry.lifecycle.submissionsInFlight() || !registry.injector.isEmpty()) {
-                Thread.yield();
-                continue;
-            }
+            drain(w);
             if (tryRetire()) {
                 return;
             }
@@ -320,10 +312,11 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     }
 
     /**
-     * An extra thread leaving after shutdown: run every job it can still find, as a core worker does, because
-     * the jobs it pushed or injected may have no other live thread to run them.
+     * After shutdown, on any thread of the pool: runs every job {@code w} can still find and waits out outside
+     * submissions in flight. An extra thread does it too before it ends, because the jobs it pushed or injected
+     * may have no other live thread to run them.
      */
-    private void drainExtra(Worker w) {
+    private void drain(Worker w) {
         while (true) {
             Runnable job = w.findWork(false, false, IdleState.NO_HINT);
             if (job != null) {
@@ -385,7 +378,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             worker.busyStarts();
             try {
                 if (runner.compensation.runExtra(slot)) {
-                    runner.drainExtra(worker);
+                    runner.drain(worker);
                     worker.busyEnds();
                 }
             } finally {

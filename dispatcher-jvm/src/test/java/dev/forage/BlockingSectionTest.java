@@ -39,15 +39,7 @@ class BlockingSectionTest {
             CountDownLatch blockersDone = new CountDownLatch(blockers);
             for (int i = 0; i < blockers; i++) {
                 pool.execute(() -> {
-                    try {
-                        ForagePool.managedBlock(() -> {
-                            entered.countDown();
-                            gate.await();
-                            return null;
-                        });
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
+                    blockUntil(entered, gate);
                     blockersDone.countDown();
                 });
             }
@@ -93,15 +85,7 @@ class BlockingSectionTest {
             CountDownLatch done = new CountDownLatch(blockers);
             for (int i = 0; i < blockers; i++) {
                 pool.execute(() -> {
-                    try {
-                        ForagePool.managedBlock(() -> {
-                            entered.countDown();
-                            gate.await();
-                            return null;
-                        });
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
+                    blockUntil(entered, gate);
                     done.countDown();
                 });
             }
@@ -225,17 +209,7 @@ class BlockingSectionTest {
             CountDownLatch gate = new CountDownLatch(1);
             CountDownLatch entered = new CountDownLatch(2);
             for (int i = 0; i < 2; i++) {
-                pool.execute(() -> {
-                    try {
-                        ForagePool.managedBlock(() -> {
-                            entered.countDown();
-                            gate.await();
-                            return null;
-                        });
-                    } catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                });
+                pool.execute(() -> blockUntil(entered, gate));
             }
             assertTrue(entered.await(LIMIT.getSeconds(), TimeUnit.SECONDS));
             // Both core workers are blocked: the whole tree runs on the stand-ins.
@@ -260,15 +234,7 @@ class BlockingSectionTest {
         AtomicInteger followUps = new AtomicInteger();
         for (int i = 0; i < 3; i++) {
             pool.execute(() -> {
-                try {
-                    ForagePool.managedBlock(() -> {
-                        entered.countDown();
-                        gate.await();
-                        return null;
-                    });
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
+                blockUntil(entered, gate);
                 pool.execute(followUps::incrementAndGet); // from a worker, after shutdown: still accepted
             });
         }
@@ -333,6 +299,15 @@ class BlockingSectionTest {
             assertTrue(none.getMessage().contains("maxBlockingThreads(0)"), none.getMessage());
             assertThrows(NullPointerException.class, () -> pool.blockingExecutor().execute(null));
         }
+    }
+
+    /** A blocking section that counts {@code entered} down, then waits for {@code gate}. */
+    private static void blockUntil(CountDownLatch entered, CountDownLatch gate) {
+        block(() -> {
+            entered.countDown();
+            gate.await();
+            return null;
+        });
     }
 
     /** {@link ForagePool#managedBlock} for a body that throws no checked exception. */
