@@ -54,7 +54,7 @@ final class Registry implements PoolProbe {
         this.blocking = new BlockingExecutor(this, maxBlocking);
         Parker[] parkers = ThreadParker.forWorkers(core + extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
-        this.sleep = protocol.create(parkers, spinNanos, this);
+        this.sleep = protocol.create(parkers, core, spinNanos, this);
         this.timers = new PoolTimers(this);
         this.runner = threads == 0 ? new CallerRunner(this)
                 : new ThreadedRunner(this, threads, factory, daemon, extra, blockingKeepAliveNanos);

@@ -36,7 +36,13 @@ final class SearchCapSleep implements Sleep {
     }
 
     SearchCapSleep(Parker[] parkers, int roundsUntilSleepy, PoolProbe probe) {
-        this(new JecSleep(parkers, roundsUntilSleepy, 0, Tuning.NAP_NANOS, probe), parkers.length, roundsUntilSleepy);
+        this(parkers, parkers.length, roundsUntilSleepy, probe);
+    }
+
+    /** The cap counts {@code capped} workers; every parker's worker may search (extra slots search uncapped). */
+    SearchCapSleep(Parker[] parkers, int capped, int roundsUntilSleepy, PoolProbe probe) {
+        this(new JecSleep(parkers, roundsUntilSleepy, 0, Tuning.NAP_NANOS, probe), parkers.length, capped,
+                roundsUntilSleepy);
     }
 
     /**
@@ -44,10 +50,14 @@ final class SearchCapSleep implements Sleep {
      * can watch that JEC's blocked flag.
      */
     SearchCapSleep(JecSleep jec, int threads, int roundsUntilSleepy) {
+        this(jec, threads, threads, roundsUntilSleepy);
+    }
+
+    private SearchCapSleep(JecSleep jec, int slots, int capped, int roundsUntilSleepy) {
         this.jec = jec;
-        this.threads = threads;
+        this.threads = capped;
         this.roundsUntilSleepy = roundsUntilSleepy;
-        this.isSearcher = new boolean[threads];
+        this.isSearcher = new boolean[slots];
     }
 
     @Override

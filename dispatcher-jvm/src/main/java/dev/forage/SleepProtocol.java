@@ -92,9 +92,15 @@ public enum SleepProtocol {
         return 0L;
     }
 
-    /** The protocol with its spin phase: {@code spinNanos} &lt; 0 means this protocol's default. */
-    Sleep create(Parker[] parkers, long spinNanos, PoolProbe probe) {
-        Sleep sleep = create(parkers, probe);
+    /**
+     * The protocol with its spin phase: {@code spinNanos} &lt; 0 means this protocol's default. {@code coreWorkers}
+     * of the parkers belong to the pool's threads; the others to the extra slots that stand in for blocked
+     * workers ({@link Compensation}), which a cap on searchers does not count.
+     */
+    Sleep create(Parker[] parkers, int coreWorkers, long spinNanos, PoolProbe probe) {
+        Sleep sleep = this == SEARCH_CAP
+                ? new SearchCapSleep(parkers, coreWorkers, Tuning.ROUNDS_UNTIL_SLEEPY, probe)
+                : create(parkers, probe);
         long spin = spinNanos < 0 ? defaultSpinNanos() : spinNanos;
         return spin > 0 ? new SpinForWork(sleep, parkers.length, spin, probe) : sleep;
     }
