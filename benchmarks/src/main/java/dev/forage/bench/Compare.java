@@ -1,5 +1,6 @@
 package dev.forage.bench;
 
+import dev.forage.bench.scenario.Scenarios;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -306,7 +307,8 @@ public final class Compare {
         String md = Report.markdown(profiles, o.scenarios, o.subjects, header, docCharts);
         String text = Files.readString(docs.toPath(), StandardCharsets.UTF_8);
         text = replaceBetween(text, RESULTS_BEGIN, RESULTS_END, md);
-        text = replaceBetween(text, SCENARIOS_BEGIN, SCENARIOS_END, Report.scenarioList(o.scenarios));
+        // Every scenario, not only this run's: the list documents what the runner can measure.
+        text = replaceBetween(text, SCENARIOS_BEGIN, SCENARIOS_END, Report.scenarioList(Scenarios.ALL));
         Files.writeString(docs.toPath(), text, StandardCharsets.UTF_8);
     }
 
