@@ -45,6 +45,16 @@ final class Tuning {
     public static final int NAP_NANOS = intProperty("forage.napNanos", 20_000, 0, 1_000_000);
 
     /**
+     * Yield rounds (a full search, then {@link Thread#yield()}, counted idle) at the start of an idle spell that
+     * follows two or more jobs taken from the injector, before the sleep strategy's first {@code noWorkFound}.
+     * A worker draining a stream of outside submissions finds the injector empty between two pushes; if it slept
+     * there, the submitter's next push would pay a wake-up (an unpark, and on a busy machine a context switch)
+     * per few jobs. A lone outside job (low load, a wake-up) is one job per spell and gets no rounds. Speed only
+     * (docs/sleep.md section 3.8); 0 turns it off. Property {@code forage.injectedStreamRounds}.
+     */
+    public static final int INJECTED_STREAM_ROUNDS = intProperty("forage.injectedStreamRounds", 4, 0, 1 << 20);
+
+    /**
      * {@code SleepProtocol.RAYON_PRE_RFC5} only: failed searches before a worker tries to become the sleepy one.
      * Rayon's pre-RFC-5 sleep module used 32; the baseline keeps that module's values so that it measures that
      * protocol, not ours. Property {@code forage.preRfc5.roundsUntilSleepy}.

@@ -121,6 +121,10 @@ final class Worker extends WorkerPad1 implements IdleContext {
                     continue;
                 }
                 IdleState idle = enterIdle();
+                // Drained two or more outside jobs: the submitter is likely between two pushes, and sleeping now
+                // would make its next push pay our wake-up (docs/sleep.md section 3.8).
+                int streamRounds = injectedThisSpell >= 2 ? Tuning.INJECTED_STREAM_ROUNDS : 0;
+                injectedThisSpell = 0;
                 if (ownJobsTaken) {
                     // A neighbour took the jobs we pushed, perhaps ones we would have popped ourselves (a chain,
                     // a ping-pong that moved to it): our first sleep attempt lets it show that by posting
@@ -149,6 +153,12 @@ final class Worker extends WorkerPad1 implements IdleContext {
                     if (leftLoneJob) {
                         // We left a neighbour's only job to its owner. Never sleep on it: one yield, and the next
                         // round takes it if it is still there (docs/sleep.md section 4.6).
+                        Thread.yield();
+                    } else if (streamRounds > 0) {
+                        // Counted idle meanwhile, so the submitter's next push wakes nobody; the yield lets it run
+                        // if it shares our CPU. Speed only: the strategy's first noWorkFound comes a few failed
+                        // searches later, and every strategy's proof holds for any number of those.
+                        streamRounds--;
                         Thread.yield();
                     } else {
                         sleep.noWorkFound(idle, latch, this);
@@ -324,6 +334,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
         Runnable job = injector.poll();
         if (job != null) {
             counters.injectedJobTaken();
+            injectedThisSpell++;
         }
         return job;
     }

@@ -34,6 +34,12 @@ abstract class WorkerOwnerState extends LeadingPad {
      */
     boolean ownJobsTaken;
     /**
+     * Jobs this worker took from the injector since it last went idle. Two or more mean it is draining a stream
+     * of outside submissions, and its next idle spell starts with {@link Tuning#INJECTED_STREAM_ROUNDS} yield
+     * rounds before the sleep strategy sees it (docs/sleep.md section 3.8).
+     */
+    int injectedThisSpell;
+    /**
      * This worker's copy of {@link PoolEvents#longJobsEnabled()}: whether {@code Worker.execute} times jobs for
      * JFR's long-job event. Refreshed at idle transitions and every {@link Tuning#TIMER_CHECK_INTERVAL} jobs,
      * so the per-job path reads a plain field instead of a volatile one.

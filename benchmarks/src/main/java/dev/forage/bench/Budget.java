@@ -15,6 +15,14 @@ public final class Budget {
      */
     public static final Budget QUICK = new Budget("quick", 1, ms(1000), ms(2500), 2, 5, ms(1000), 3, ms(300), 300,
             ms(300));
+    /**
+     * The short profile, reported beside the quick or full one ({@code --short}): the first seconds of a
+     * service. Three untimed operations and no wait for the compiler to go quiet, so the timed operations meet
+     * whatever the JIT has compiled by then (and its recompilations), as a fresh process does. Windowed scenarios
+     * warm up for one window. The fork count is the other profile's, so both show the same spread.
+     */
+    public static final Budget SHORT = new Budget("short", 5, 0, 0, 3, 10, Long.MAX_VALUE, 3, ms(300), 300,
+            ms(300));
     /** For the results page: five forks per (scenario, subject). */
     public static final Budget FULL = new Budget("full", 5, ms(1000), ms(6000), 3, 10, Long.MAX_VALUE, 5, ms(1000),
             1000, ms(1000));
@@ -79,10 +87,12 @@ public final class Budget {
                 return QUICK;
             case "full":
                 return FULL;
+            case "short":
+                return SHORT;
             case "tiny":
                 return TINY;
             default:
-                throw new IllegalArgumentException("unknown budget '" + name + "'; allowed: quick, full, tiny");
+                throw new IllegalArgumentException("unknown budget '" + name + "'; allowed: quick, full, short, tiny");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.forage.bench;
 
+import dev.forage.bench.scenario.Scenarios;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,8 +11,10 @@ import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -90,47 +93,72 @@ public final class Compare {
         }
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
         double loadBefore = loadAverage();
-        RunData data = new RunData();
+        Map<Budget, RunData> byProfile = new LinkedHashMap<>();
+        for (Budget b : o.profiles()) {
+            byProfile.put(b, new RunData());
+        }
+        RunData data = byProfile.get(o.budget); // the main profile: the charts and the exit status's first word
         Progress progress = new Progress(err, plan.size());
         int measured = 0;
+        int failed = 0;
         for (Planned p : plan) {
             progress.show(p);
-            measure(o, p, logs, data);
+            RunData d = byProfile.get(p.budget);
+            int before = d.failureCount();
+            measure(o, p, logs, d);
             measured++;
-            if (measured == 3 && data.failureCount() == 3) {
+            failed += d.failureCount() - before;
+            if (measured == 3 && failed == 3) {
                 // Something is wrong with the setup (class path, JVM flags), not with one scheduler.
                 throw new IllegalStateException("the first 3 measurements all failed; the first: "
-                        + data.failure(plan.get(0).scenario.id(), plan.get(0).subject.id()));
+                        + byProfile.get(plan.get(0).budget).failure(plan.get(0).scenario.id(),
+                                plan.get(0).subject.id()));
             }
         }
         progress.done();
 
-        List<Targets.Verdict> verdicts = Targets.evaluate(data, o.scenarios, o.subjects);
+        List<Report.Profile> profiles = new ArrayList<>();
+        for (Map.Entry<Budget, RunData> e : byProfile.entrySet()) {
+            profiles.add(new Report.Profile(e.getKey().name, e.getValue(),
+                    Targets.evaluate(e.getValue(), o.scenarios, o.subjects)));
+        }
         List<String> charts = new ArrayList<>();
         drawCharts(data, o, outDir, charts, err);
         String jvm = data.anyInfo("jvm");
         Report.Header header = new Report.Header(
                 "java -jar benchmarks/target/benchmarks.jar " + String.join(" ", args),
                 started,
-                o.budget.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject), up to " + o.budget.iterations
-                        + " timed operations or " + o.budget.windows + " windows per JVM, " + o.threads
-                        + " workers per pool (8 in the wide-pool rows)",
+                profilesText(o),
                 Runtime.getRuntime().availableProcessors() + " cores available, " + System.getProperty("os.name")
                         + " " + System.getProperty("os.arch") + ", load average " + Stats.format(loadBefore)
                         + " at the start and " + Stats.format(loadAverage()) + " at the end of the run",
                 (jvm == null ? "?" : jvm) + ", flags " + String.join(" ", CHILD_FLAGS)
                         + (o.jvmArgs.isEmpty() ? "" : " " + String.join(" ", o.jvmArgs)));
-        String md = Report.markdown(data, o.scenarios, o.subjects, header, verdicts, charts);
+        String md = Report.markdown(profiles, o.scenarios, o.subjects, header, charts);
         out.println();
         out.println(md);
         File results = new File(outDir, "results.md");
         Files.writeString(results.toPath(), md, StandardCharsets.UTF_8);
         out.println("written: " + results);
         if (docs != null) {
-            writeDocs(docs, data, o, header, verdicts, outDir, charts);
+            writeDocs(docs, profiles, o, header, outDir, charts);
             out.println("written: " + docs);
         }
-        return data.failureCount() == 0 ? 0 : 1;
+        return failed == 0 ? 0 : 1;
+    }
+
+    /** The header's account of the profiles: forks, warm-up, timed operations or windows, workers. */
+    static String profilesText(Options o) {
+        List<String> parts = new ArrayList<>();
+        for (Budget b : o.profiles()) {
+            String warmup = b == Budget.SHORT
+                    ? b.minWarmupIterations + " untimed operations, no wait for the compiler"
+                    : "warm-up until the compiler is quiet, " + b.warmupNanos / 1_000_000_000.0 + " to "
+                            + b.maxWarmupNanos / 1_000_000_000.0 + " s";
+            parts.add(b.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject), " + warmup + ", up to "
+                    + b.iterations + " timed operations or " + b.windows + " windows per JVM");
+        }
+        return String.join("; ", parts) + "; " + o.threads + " workers per pool (8 in the wide-pool rows)";
     }
 
     /**
@@ -149,24 +177,31 @@ public final class Compare {
         final int fork;
         final int forks;
         final int threads;
+        final Budget budget;
 
-        Planned(Scenario scenario, Subject subject, int fork, int forks, int threads) {
+        Planned(Scenario scenario, Subject subject, int fork, int forks, int threads, Budget budget) {
             this.scenario = scenario;
             this.subject = subject;
             this.fork = fork;
             this.forks = forks;
             this.threads = threads;
+            this.budget = budget;
         }
     }
 
-    /** Scenario by scenario; within one, forks in rounds, each round every subject once: A B C A B C. */
+    /**
+     * Scenario by scenario; within one, forks in rounds, each round every profile and within it every subject
+     * once: A B C A B C, so drift of the machine hits all subjects and both profiles alike.
+     */
     static List<Planned> plan(Options o) {
         List<Planned> plan = new ArrayList<>();
         for (Scenario sc : o.scenarios) {
             for (int f = 1; f <= o.forks(); f++) {
-                for (Subject s : o.subjects) {
-                    if (s.capabilities().contains(sc.needs())) {
-                        plan.add(new Planned(sc, s, f, o.forks(), sc.threads(o.threads)));
+                for (Budget b : o.profiles()) {
+                    for (Subject s : o.subjects) {
+                        if (s.capabilities().contains(sc.needs())) {
+                            plan.add(new Planned(sc, s, f, o.forks(), sc.threads(o.threads), b));
+                        }
                     }
                 }
             }
@@ -186,7 +221,7 @@ public final class Compare {
         cmd.add(p.scenario.id());
         cmd.add(p.subject.id());
         cmd.add(Integer.toString(p.threads));
-        cmd.add(o.budget.name);
+        cmd.add(p.budget.name);
         return cmd;
     }
 
@@ -203,7 +238,8 @@ public final class Compare {
 
     private static void measure(Options o, Planned p, File logs, RunData data) throws IOException,
             InterruptedException {
-        String base = p.scenario.id() + "." + p.subject.id() + "." + p.fork;
+        String base = p.scenario.id() + "." + p.subject.id() + "." + p.fork
+                + (p.budget == o.budget ? "" : "." + p.budget.name);
         File stdout = new File(logs, base + ".out");
         File stderr = new File(logs, base + ".err");
         ProcessBuilder pb = new ProcessBuilder(childCommand(o, p))
@@ -211,7 +247,7 @@ public final class Compare {
                 .redirectOutput(stdout)
                 .redirectError(stderr);
         Process proc = pb.start();
-        long timeoutSeconds = o.budget == Budget.FULL ? 600 : 180;
+        long timeoutSeconds = p.budget == Budget.FULL ? 600 : 180;
         if (!proc.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             proc.destroyForcibly();
             proc.waitFor();
@@ -259,8 +295,8 @@ public final class Compare {
         }
     }
 
-    private static void writeDocs(File docs, RunData data, Options o, Report.Header header,
-            List<Targets.Verdict> verdicts, File outDir, List<String> charts) throws IOException {
+    private static void writeDocs(File docs, List<Report.Profile> profiles, Options o, Report.Header header,
+            File outDir, List<String> charts) throws IOException {
         File dir = docs.getAbsoluteFile().getParentFile();
         List<String> docCharts = new ArrayList<>();
         for (String c : charts) {
@@ -268,10 +304,11 @@ public final class Compare {
             Files.copy(new File(outDir, c).toPath(), new File(dir, name).toPath(), StandardCopyOption.REPLACE_EXISTING);
             docCharts.add(name);
         }
-        String md = Report.markdown(data, o.scenarios, o.subjects, header, verdicts, docCharts);
+        String md = Report.markdown(profiles, o.scenarios, o.subjects, header, docCharts);
         String text = Files.readString(docs.toPath(), StandardCharsets.UTF_8);
         text = replaceBetween(text, RESULTS_BEGIN, RESULTS_END, md);
-        text = replaceBetween(text, SCENARIOS_BEGIN, SCENARIOS_END, Report.scenarioList(o.scenarios));
+        // Every scenario, not only this run's: the list documents what the runner can measure.
+        text = replaceBetween(text, SCENARIOS_BEGIN, SCENARIOS_END, Report.scenarioList(Scenarios.ALL));
         Files.writeString(docs.toPath(), text, StandardCharsets.UTF_8);
     }
 
@@ -337,7 +374,8 @@ public final class Compare {
             long elapsed = System.nanoTime() - start;
             String eta = done == 0 ? "?" : clock(elapsed / done * (total - done));
             String line = String.format(Locale.ROOT, "[%3d/%d] %s elapsed, ~%s left | %s · %s · fork %d/%d",
-                    done + 1, total, clock(elapsed), eta, p.scenario.id(), p.subject.label(), p.fork, p.forks);
+                    done + 1, total, clock(elapsed), eta, p.scenario.id(), p.subject.label(), p.fork, p.forks)
+                    + (p.budget == Budget.SHORT ? " (short)" : "");
             if (terminal) {
                 err.print("\r" + line + "\033[K");
             } else {

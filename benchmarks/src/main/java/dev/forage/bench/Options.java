@@ -12,6 +12,7 @@ final class Options {
             "usage: java -jar benchmarks/target/benchmarks.jar [options]",
             "  --quick              about two minutes: one fresh JVM per (scenario, subject) (the README demo)",
             "  --full               the default: five fresh JVMs per (scenario, subject), longer warm-up",
+            "  --short              also the short profile beside it: 3 warm-up operations, no wait for the compiler",
             "  --scenarios a,b      only these scenarios (see --list)",
             "  --subjects a,b       only these subjects (see --list)",
             "  --strategies         also every other sleep strategy of Forage (Rayon pre-RFC-5, EMPER, spin, search cap)",
@@ -26,6 +27,8 @@ final class Options {
             "  --help               this text");
 
     Budget budget = Budget.FULL;
+    /** The short profile runs too, beside {@link #budget}, with the same forks. */
+    boolean alsoShort;
     List<Scenario> scenarios = new ArrayList<>(Scenarios.ALL);
     List<Subject> subjects = new ArrayList<>(Subjects.DEFAULT);
     int threads = Runtime.getRuntime().availableProcessors();
@@ -48,6 +51,9 @@ final class Options {
                     break;
                 case "--full":
                     o.budget = Budget.FULL;
+                    break;
+                case "--short":
+                    o.alsoShort = true;
                     break;
                 case "--tiny":
                     o.budget = Budget.TINY;
@@ -109,6 +115,16 @@ final class Options {
 
     int forks() {
         return forks > 0 ? forks : budget.forks;
+    }
+
+    /** The profiles of this run, the main one first: {@link #budget}, then the short one if asked for. */
+    List<Budget> profiles() {
+        List<Budget> p = new ArrayList<>();
+        p.add(budget);
+        if (alsoShort && budget != Budget.SHORT) {
+            p.add(Budget.SHORT);
+        }
+        return p;
     }
 
     private static String value(String[] args, int i, String option) {

@@ -26,38 +26,78 @@ public final class Report {
         }
     }
 
+    /** One profile's results (full, quick or short) and its verdicts. */
+    public static final class Profile {
+        final String name;
+        final RunData data;
+        final List<Targets.Verdict> verdicts;
+
+        public Profile(String name, RunData data, List<Targets.Verdict> verdicts) {
+            this.name = name;
+            this.data = data;
+            this.verdicts = verdicts;
+        }
+    }
+
+    /** A run of one profile. */
     public static String markdown(RunData data, List<Scenario> scenarios, List<Subject> subjects, Header header,
             List<Targets.Verdict> verdicts, List<String> charts) {
+        return markdown(List.of(new Profile("", data, verdicts)), scenarios, subjects, header, charts);
+    }
+
+    /**
+     * A run of one or more profiles: one results table whose rows carry the profile when there are several, the
+     * goals of each profile, each profile's details. The charts are the first profile's.
+     */
+    public static String markdown(List<Profile> profiles, List<Scenario> scenarios, List<Subject> subjects,
+            Header header, List<String> charts) {
         StringBuilder sb = new StringBuilder();
         sb.append("Command: `").append(header.command).append("`  \n");
         sb.append("Date: ").append(header.date).append("; ").append(header.budget).append("  \n");
         sb.append("Machine: ").append(header.machine).append("; JVM: ").append(header.jvm).append("\n\n");
 
-        sb.append("Each cell: median (min–max) over every measured iteration of every fork, and ×: the ratio to the "
-                + "best anchor (the best non-Forage subject) of the row. Lower is better everywhere. "
-                + "–: the subject cannot run the scenario.\n\n");
-        sb.append(resultsTable(data, scenarios, subjects));
+        sb.append("Each cell: the median over every measured iteration of every fork, (in brackets) the spread "
+                + "across forks: the lowest and the highest of the per-fork medians, and ×: the ratio of the median "
+                + "to the best anchor's (the best non-Forage subject) of the row. Lower is better everywhere. "
+                + "–: the subject cannot run the scenario.");
+        if (profiles.size() > 1) {
+            sb.append(" Each row is measured in every profile of the header, in the same rounds of fresh JVMs.");
+        }
+        sb.append("\n\n");
+        sb.append(resultsTable(profiles, scenarios, subjects));
 
-        if (!verdicts.isEmpty()) {
+        boolean anyVerdict = false;
+        for (Profile p : profiles) {
+            anyVerdict |= !p.verdicts.isEmpty();
+        }
+        if (anyVerdict) {
             sb.append("\n**Against the anchors**\n\n");
             sb.append("Forage's goals against ForkJoinPool, commonPool, Dispatchers.Default and the fixed pool, judged "
                     + "on the medians of this run. Each row: Forage's median, the reference's, their ratio (lower is "
-                    + "better) and the limit the ratio must stay within; the best anchor is whichever of those pools "
-                    + "did best in that row. PASS: Forage met the goal in this run; MISS: it did not; n/a: this run "
-                    + "cannot tell.\n\n");
-            sb.append(targetsTable(verdicts));
+                    + "better), the ratio of Forage's slowest fork (its highest per-fork median against the "
+                    + "reference's median) and the limit the ratio must stay within; the best anchor is whichever of "
+                    + "those pools did best in that row. PASS: Forage met the goal in this run; MISS: it did not; "
+                    + "n/a: this run cannot tell.\n\n");
+            sb.append(targetsTable(profiles));
         }
-        String details = details(data, scenarios, subjects);
-        if (!details.isEmpty()) {
-            sb.append("\n**Run details**\n\n").append(details);
+        for (Profile p : profiles) {
+            String details = details(p.data, scenarios, subjects);
+            if (!details.isEmpty()) {
+                sb.append("\n**Run details").append(label(profiles, p, " (", " profile)")).append("**\n\n")
+                        .append(details);
+            }
         }
-        if (data.failureCount() > 0) {
-            sb.append("\n**Failed runs**\n\n");
-            for (Scenario sc : scenarios) {
-                for (Subject s : subjects) {
-                    String why = data.failure(sc.id(), s.id());
-                    if (why != null) {
-                        sb.append("- ").append(sc.id()).append(" / ").append(s.id()).append(": ").append(why).append('\n');
+        for (Profile p : profiles) {
+            RunData data = p.data;
+            if (data.failureCount() > 0) {
+                sb.append("\n**Failed runs").append(label(profiles, p, " (", " profile)")).append("**\n\n");
+                for (Scenario sc : scenarios) {
+                    for (Subject s : subjects) {
+                        String why = data.failure(sc.id(), s.id());
+                        if (why != null) {
+                            sb.append("- ").append(sc.id()).append(" / ").append(s.id()).append(": ").append(why)
+                                    .append('\n');
+                        }
                     }
                 }
             }
@@ -71,9 +111,21 @@ public final class Report {
         return sb.toString();
     }
 
+    /** The profile's name between {@code before} and {@code after} when the run has several, else nothing. */
+    private static String label(List<Profile> profiles, Profile p, String before, String after) {
+        return profiles.size() > 1 ? before + p.name + after : "";
+    }
+
+    /** The results table of a run of one profile. */
     static String resultsTable(RunData data, List<Scenario> scenarios, List<Subject> subjects) {
-        StringBuilder sb = new StringBuilder("| scenario | metric |");
-        StringBuilder rule = new StringBuilder("| --- | --- |");
+        return resultsTable(List.of(new Profile("", data, List.of())), scenarios, subjects);
+    }
+
+    /** Rows per scenario and metric, and, when the run has several profiles, per profile (a column of its own). */
+    static String resultsTable(List<Profile> profiles, List<Scenario> scenarios, List<Subject> subjects) {
+        boolean several = profiles.size() > 1;
+        StringBuilder sb = new StringBuilder(several ? "| scenario | profile | metric |" : "| scenario | metric |");
+        StringBuilder rule = new StringBuilder(several ? "| --- | --- | --- |" : "| --- | --- |");
         for (Subject s : subjects) {
             sb.append(' ').append(s.label()).append(" |");
             rule.append(" --- |");
@@ -81,13 +133,20 @@ public final class Report {
         sb.append('\n').append(rule).append('\n');
         for (Scenario sc : scenarios) {
             for (Metric m : sc.metrics()) {
-                sb.append("| ").append(sc.title()).append(" | ").append(m.label()).append(", ").append(m.unit()).append(" |");
-                Subject best = data.bestAnchor(sc.id(), m.id(), subjects);
-                double bestMedian = best == null ? Double.NaN : data.stats(sc.id(), best.id(), m.id()).median;
-                for (Subject s : subjects) {
-                    sb.append(' ').append(cell(data, sc, m, s, bestMedian)).append(" |");
+                for (Profile p : profiles) {
+                    RunData data = p.data;
+                    sb.append("| ").append(sc.title()).append(" | ");
+                    if (several) {
+                        sb.append(p.name).append(" | ");
+                    }
+                    sb.append(m.label()).append(", ").append(m.unit()).append(" |");
+                    Subject best = data.bestAnchor(sc.id(), m.id(), subjects);
+                    double bestMedian = best == null ? Double.NaN : data.stats(sc.id(), best.id(), m.id()).median;
+                    for (Subject s : subjects) {
+                        sb.append(' ').append(cell(data, sc, m, s, bestMedian)).append(" |");
+                    }
+                    sb.append('\n');
                 }
-                sb.append('\n');
             }
         }
         return sb.toString();
@@ -105,8 +164,9 @@ public final class Report {
         if (st == null) {
             return "not run";
         }
+        Stats forks = data.forkSpread(sc.id(), s.id(), m.id());
         String text = (s.isForage() ? "**" + Stats.format(st.median) + "**" : Stats.format(st.median))
-                + " (" + Stats.format(st.min) + "–" + Stats.format(st.max) + ")";
+                + " (" + Stats.format(forks.min) + "–" + Stats.format(forks.max) + ")";
         double ratio = Stats.ratio(st.median, bestMedian);
         if (!Double.isNaN(ratio)) {
             text += " ×" + Stats.format(ratio);
@@ -114,14 +174,23 @@ public final class Report {
         return text;
     }
 
-    static String targetsTable(List<Targets.Verdict> verdicts) {
-        StringBuilder sb = new StringBuilder("| goal | Forage | reference | ratio | limit | result |\n");
-        sb.append("| --- | --- | --- | --- | --- | --- |\n");
-        for (Targets.Verdict v : verdicts) {
-            String result = v.verdict.equals("n/a") ? "n/a: " + v.note : "**" + v.verdict + "**";
-            sb.append("| ").append(v.target).append(" | ").append(v.forage).append(" | ").append(v.reference)
-                    .append(" | ").append(Double.isNaN(v.ratio) ? "" : Stats.format(v.ratio)).append(" | ")
-                    .append(v.limit).append(" | ").append(result).append(" |\n");
+    static String targetsTable(List<Profile> profiles) {
+        boolean several = profiles.size() > 1;
+        StringBuilder sb = new StringBuilder(several ? "| goal | profile |" : "| goal |")
+                .append(" Forage | reference | ratio | slowest fork | limit | result |\n");
+        sb.append(several ? "| --- | --- |" : "| --- |").append(" --- | --- | --- | --- | --- | --- |\n");
+        for (Profile p : profiles) {
+            for (Targets.Verdict v : p.verdicts) {
+                String result = v.verdict.equals("n/a") ? "n/a: " + v.note : "**" + v.verdict + "**";
+                sb.append("| ").append(v.target).append(" | ");
+                if (several) {
+                    sb.append(p.name).append(" | ");
+                }
+                sb.append(v.forage).append(" | ").append(v.reference)
+                        .append(" | ").append(Double.isNaN(v.ratio) ? "" : Stats.format(v.ratio)).append(" | ")
+                        .append(Double.isNaN(v.slowestForkRatio) ? "" : Stats.format(v.slowestForkRatio))
+                        .append(" | ").append(v.limit).append(" | ").append(result).append(" |\n");
+            }
         }
         return sb.toString();
     }

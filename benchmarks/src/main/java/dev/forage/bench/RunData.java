@@ -9,6 +9,8 @@ import org.HdrHistogram.Histogram;
 /** Everything the runner collected from its child JVMs, keyed by scenario, subject and metric. */
 public final class RunData {
     private final Map<String, List<Double>> samples = new LinkedHashMap<>();
+    /** Per key, the median of each fork's samples: one RESULT line is one fork's. */
+    private final Map<String, List<Double>> forkMedians = new LinkedHashMap<>();
     private final Map<String, Histogram> histograms = new LinkedHashMap<>();
     private final Map<String, List<String>> info = new LinkedHashMap<>();
     private final Map<String, String> failures = new LinkedHashMap<>();
@@ -22,6 +24,7 @@ public final class RunData {
         switch (line.type) {
             case RESULT:
                 samples.computeIfAbsent(k, x -> new ArrayList<>()).addAll(line.values);
+                forkMedians.computeIfAbsent(k, x -> new ArrayList<>()).add(Stats.of(line.values).median);
                 break;
             case HIST: {
                 Histogram h = line.decodeHistogram();
@@ -57,6 +60,15 @@ public final class RunData {
     /** The summary of a metric, or null when nothing was measured. */
     public Stats stats(String scenario, String subject, String metric) {
         List<Double> v = samples.get(key(scenario, subject, metric));
+        return v == null || v.isEmpty() ? null : Stats.of(v);
+    }
+
+    /**
+     * The spread across forks: min and max (and median) of the per-fork medians, or null when nothing was
+     * measured. A row whose forks fall into two compiled shapes shows it here, where the pooled median hides it.
+     */
+    public Stats forkSpread(String scenario, String subject, String metric) {
+        List<Double> v = forkMedians.get(key(scenario, subject, metric));
         return v == null || v.isEmpty() ? null : Stats.of(v);
     }
 

@@ -23,6 +23,23 @@ class CompareTest {
     }
 
     @Test
+    void theShortProfileRunsBesideTheMainOneInTheSameRoundsAndTellsTheChild() {
+        Options o = Options.parse(new String[] {"--short", "--scenarios", "fib-join", "--subjects", "forkjoin,common",
+                "--forks", "2"});
+        List<String> order = new ArrayList<>();
+        for (Compare.Planned p : Compare.plan(o)) {
+            order.add(p.subject.id() + ":" + p.fork + ":" + p.budget.name);
+        }
+        assertEquals(List.of(
+                "forkjoin:1:full", "common:1:full", "forkjoin:1:short", "common:1:short",
+                "forkjoin:2:full", "common:2:full", "forkjoin:2:short", "common:2:short"), order);
+        List<String> cmd = Compare.childCommand(o, Compare.plan(o).get(2));
+        assertEquals("short", cmd.get(cmd.size() - 1));
+        assertEquals(List.of(Budget.QUICK, Budget.SHORT), Options.parse(new String[] {"--quick", "--short"}).profiles());
+        assertEquals(List.of(Budget.QUICK), Options.parse(new String[] {"--quick"}).profiles());
+    }
+
+    @Test
     void subjectsThatCannotRunAScenarioAreLeftOutOfThePlan() {
         Options o = Options.parse(new String[] {"--scenarios", "fib-join", "--subjects", "fixed,forkjoin"});
         List<Compare.Planned> plan = Compare.plan(o);

@@ -138,4 +138,31 @@ class TargetsTest {
         String table = Report.resultsTable(d, List.of(Scenarios.byId("fib-join")), List.of(FJP, fixed));
         assertTrue(table.contains("| 1.40 (1.40–1.40) ×1.00 | – |"), table);
     }
+
+    @Test
+    void cellsShowTheSpreadOfThePerForkMediansAndTheVerdictItsSlowestFork() {
+        RunData d = new RunData();
+        put(d, "fib-join", FJP, "time", 2.0, 2.0, 2.0);
+        put(d, "fib-join", FORAGE, "time", 1.0, 1.1, 9.0); // fork median 1.1
+        put(d, "fib-join", FORAGE, "time", 3.0, 3.1, 0.5); // fork median 3.0: the slow shape
+        String table = Report.resultsTable(d, List.of(Scenarios.byId("fib-join")), List.of(FORAGE, FJP));
+        // pooled median of the six samples 0.5 1.0 1.1 3.0 3.1 9.0 is 2.05; forks span 1.10 to 3.00
+        assertTrue(table.contains("**2.05** (1.10–3.00)"), table);
+        Targets.Verdict v = only(d, "fib-join");
+        assertEquals(1.5, v.slowestForkRatio, 1e-9);
+    }
+
+    @Test
+    void twoProfilesShareOneTableWithAProfileColumn() {
+        RunData full = new RunData();
+        put(full, "fib-join", FJP, "time", 2.0);
+        RunData quick = new RunData();
+        put(quick, "fib-join", FJP, "time", 4.0);
+        List<Report.Profile> profiles = List.of(new Report.Profile("full", full, List.of()),
+                new Report.Profile("short", quick, List.of()));
+        String table = Report.resultsTable(profiles, List.of(Scenarios.byId("fib-join")), List.of(FJP));
+        assertTrue(table.contains("| scenario | profile | metric |"), table);
+        assertTrue(table.contains("| full | time per op, ms | 2.00 (2.00–2.00) ×1.00 |"), table);
+        assertTrue(table.contains("| short | time per op, ms | 4.00 (4.00–4.00) ×1.00 |"), table);
+    }
 }
