@@ -36,6 +36,7 @@ public final class ForagePoolBuilder {
     /** Negative: the protocol's own default. */
     private long spinForWorkNanos = -1L;
     private Clock clock = Clock.SYSTEM;
+    private boolean ioWorkers;
 
     ForagePoolBuilder() {
     }
@@ -139,6 +140,25 @@ public final class ForagePoolBuilder {
         return this;
     }
 
+    /**
+     * IO workers (EMPER's IO sleep): each worker owns a NIO {@link java.nio.channels.Selector} and an idle worker
+     * sleeps in {@code select}, so that new work and socket readiness wake the same thread. Channels then wait for
+     * readiness on the pool itself ({@link ForagePool#awaitReadiness}; from Kotlin, {@code readSuspending},
+     * {@code acceptSuspending} and the other functions of {@code dev.forage.coroutines}), and the worker that sees
+     * a socket ready runs what the readiness resumes, on its own deque: one pool for accept, IO and compute, with
+     * no selector thread handing work to the pool. Needs worker threads and the default sleep protocol
+     * ({@link SleepProtocol#JEC}). See {@code docs/io.md}.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().ioWorkers().name("server").build();
+     * pool.awaitReadiness(serverChannel, SelectionKey.OP_ACCEPT, listener);
+     * }</pre>
+     */
+    public ForagePoolBuilder ioWorkers() {
+        this.ioWorkers = true;
+        return this;
+    }
+
     /** For tests: the pool's time (timer deadlines, timed waits inside the pool). */
     ForagePoolBuilder clock(Clock clock) {
         if (clock == null) {
@@ -154,8 +174,16 @@ public final class ForagePoolBuilder {
     }
 
     Registry buildRegistry() {
+        if (ioWorkers && threads == 0) {
+            throw new IllegalArgumentException("ioWorkers() needs worker threads, and singleThreaded() asks for none; "
+                    + "allowed: ioWorkers() with threads(n), n >= 1");
+        }
+        if (ioWorkers && sleepProtocol != SleepProtocol.JEC) {
+            throw new IllegalArgumentException("ioWorkers() sleeps through SleepProtocol.JEC, the default protocol; "
+                    + sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a selector");
+        }
         String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
         return new Registry(poolName, threads, sleepProtocol, spinForWorkNanos, threadFactory, daemon, handler,
-                clock);
+                clock, ioWorkers);
     }
 }

@@ -1,5 +1,6 @@
 package dev.forage;
 
+import java.nio.channels.SelectableChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -32,11 +33,18 @@ final class Registry implements PoolProbe {
     /** {@code threads == 0} builds a pool that callers run. {@code spinNanos < 0}: the protocol's default. */
     Registry(String name, int threads, SleepProtocol protocol, long spinNanos, ThreadFactory factory,
             boolean daemon, Thread.UncaughtExceptionHandler handler, Clock clock) {
+        this(name, threads, protocol, spinNanos, factory, daemon, handler, clock, false);
+    }
+
+    /** With {@code ioWorkers}, every worker parks in a NIO selector of its own ({@link SelectorParker}). */
+    Registry(String name, int threads, SleepProtocol protocol, long spinNanos, ThreadFactory factory,
+            boolean daemon, Thread.UncaughtExceptionHandler handler, Clock clock, boolean ioWorkers) {
         this.name = name;
         this.clock = clock;
         this.handler = handler;
         this.lifecycle = new Lifecycle(name);
-        Parker[] parkers = ThreadParker.forWorkers(Math.max(threads, 1));
+        Parker[] parkers = ioWorkers ? SelectorParker.forWorkers(this, threads)
+                : ThreadParker.forWorkers(Math.max(threads, 1));
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
         this.sleep = protocol.create(parkers, spinNanos, this);
         this.timers = new PoolTimers(this);
@@ -123,6 +131,63 @@ final class Registry implements PoolProbe {
         boolean wasEmpty = injector.push(job);
         // I1 done (the push); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         sleep.newInjectedJobs(1, wasEmpty);
+    }
+
+    // Socket readiness (IO workers).
+
+    boolean hasIoWorkers() {
+        return workers[0].io != null;
+    }
+
+    /**
+     * {@link ForagePool#awaitReadiness}: checks the arguments, finds the channel's owner (the worker whose selector
+     * has its key; else the calling worker; else one picked by the channel's hash) and hands it the wait.
+     */
+    IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
+        if (channel == null) {
+            throw new NullPointerException("channel must not be null");
+        }
+        if (listener == null) {
+            throw new NullPointerException("listener must not be null");
+        }
+        if (!hasIoWorkers()) {
+            throw new IllegalStateException("pool " + name + " has no IO workers; allowed: socket IO on a pool built "
+                    + "with ForagePool.builder().ioWorkers() (Kotlin: forageDispatcher { ioWorkers = true })");
+        }
+        if (Integer.bitCount(op) != 1 || (op & channel.validOps()) == 0) {
+            throw new IllegalArgumentException("op " + op + " is not one operation that " + channel + " supports; "
+                    + "allowed: one of SelectionKey.OP_READ, OP_WRITE, OP_CONNECT, OP_ACCEPT within its validOps() "
+                    + channel.validOps());
+        }
+        if (!channel.isOpen()) {
+            throw new IllegalArgumentException(channel + " is closed; allowed: waits on open channels");
+        }
+        if (channel.isBlocking()) {
+            throw new IllegalArgumentException(channel + " is in blocking mode; allowed: non-blocking channels (call "
+                    + "configureBlocking(false) first)");
+        }
+        Worker w = currentWorker();
+        SelectorParker owner = null;
+        if (w != null && channel.keyFor(w.io.selector) != null) {
+            owner = w.io;
+        } else {
+            for (Worker other : workers) {
+                if (channel.keyFor(other.io.selector) != null) {
+                    owner = other.io;
+                    break;
+                }
+            }
+        }
+        if (owner == null) {
+            if (channel.isRegistered()) {
+                throw new IllegalArgumentException(channel + " is already registered with a selector that is not "
+                        + "pool " + name + "'s; allowed: a channel that no other selector knows");
+            }
+            owner = w != null ? w.io : workers[(System.identityHashCode(channel) & 0x7fffffff) % workers.length].io;
+        }
+        IoWait wait = new IoWait(owner, channel, op, listener);
+        owner.submit(wait);
+        return wait;
     }
 
     // Exceptions.
