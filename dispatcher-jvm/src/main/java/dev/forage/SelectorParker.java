@@ -181,6 +181,7 @@ final class SelectorParker implements Parker {
     /** Any thread: start {@code w}. On the owner thread it is applied at once; else handed over (R1). */
     void submit(IoWait w) {
         if (Thread.currentThread() == thread) {
+            applyCommands(); // a cancellation handed over earlier frees its slot first
             if (closed) {
                 fail(w, poolClosed(w));
             } else {
@@ -276,6 +277,10 @@ final class SelectorParker implements Parker {
             record.key = key;
         } else {
             record = (IoChannel) key.attachment();
+        }
+        IoWait previous = record.waitFor(w.op);
+        if (previous != null && previous.isCancelled()) {
+            record.remove(previous); // its cancellation is still on the way to us
         }
         if (!record.add(w)) {
             fail(w, new IllegalStateException("a wait for " + IoWait.opName(w.op) + " is already pending on " + ch
