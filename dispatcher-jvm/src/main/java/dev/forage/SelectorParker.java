@@ -404,6 +404,12 @@ final class SelectorParker implements Parker {
         runReady();
     }
 
+    /** Owner, after each idle round: the waits handed over meanwhile, then {@link #runReady()}. */
+    void awake() {
+        applyCommands();
+        runReady();
+    }
+
     /**
      * Owner, awake (R3): tells the listeners of the waits that ended. Their follow-up jobs go to this worker's own
      * deque. A listener may start or cancel waits; those of this thread are applied at once.

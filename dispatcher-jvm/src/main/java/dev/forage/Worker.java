@@ -160,7 +160,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
                     if (io != null) {
                         // Readiness found while this worker slept: the sleep is over (the protocol counts it idle,
                         // not sleeping), so the resumed jobs go to its own deque, where the next search finds them.
-                        io.runReady();
+                        io.awake();
                     }
                     searchRound++;
                 }
