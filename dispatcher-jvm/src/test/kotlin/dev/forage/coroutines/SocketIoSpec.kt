@@ -76,7 +76,7 @@ class SocketIoSpec : FunSpec({
     test("socket IO on a pool without IO workers, or off every pool, says what is allowed") {
         withWatchdog {
             val server = loopbackServer()
-            testDispatcher(1, "io-none").use { plain ->
+            forageDispatcher { threads = 1; name = "io-none" }.use { plain ->
                 val error = shouldThrow<IllegalStateException> { withContext(plain) { server.acceptSuspending() } }
                 error.message shouldContain "io-none, which has no IO workers"
                 error.message shouldContain "ioWorkers = true"
