@@ -74,6 +74,9 @@ public final class IoWait {
                 listener.failed(error);
             }
         } catch (Throwable t) {
+            if (registry == null) {
+                throw t; // the protocol's stress tests, which have no pool
+            }
             registry.handleUncaught(Thread.currentThread(), t);
         }
     }

@@ -34,7 +34,9 @@ final class SelectorParker implements Parker {
     private static final int PARKING = 2;
     private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
 
+    /** The pool, for listeners' exceptions; null in the protocol's stress tests, which have no pool. */
     private final Registry registry;
+    private final String poolName;
     private final int index;
     final Selector selector;
     private volatile Thread thread;
@@ -58,11 +60,12 @@ final class SelectorParker implements Parker {
 
     SelectorParker(Registry registry, int index) {
         this.registry = registry;
+        this.poolName = registry != null ? registry.name : "(none)";
         this.index = index;
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
-            throw new IllegalStateException("pool " + registry.name + " could not open a NIO Selector for IO worker "
+            throw new IllegalStateException("pool " + poolName + " could not open a NIO Selector for IO worker "
                     + index + "; the system may be out of file descriptors", e);
         }
         this.lastClosedCheck = System.nanoTime();
@@ -132,7 +135,7 @@ final class SelectorParker implements Parker {
                 selector.select(millis);
             }
         } catch (IOException e) {
-            throw new IllegalStateException("select failed on IO worker " + index + " of pool " + registry.name, e);
+            throw new IllegalStateException("select failed on IO worker " + index + " of pool " + poolName, e);
         } finally {
             blockedIn = RUNNING;
         }
@@ -398,7 +401,7 @@ final class SelectorParker implements Parker {
                 }
             } catch (IOException e) {
                 throw new IllegalStateException("selectNow failed on IO worker " + index + " of pool "
-                        + registry.name, e);
+                        + poolName, e);
             }
         }
         runReady();
@@ -476,7 +479,7 @@ final class SelectorParker implements Parker {
             collectSelected();
         } catch (IOException e) {
             throw new IllegalStateException("selectNow failed on IO worker " + index + " of pool "
-                    + registry.name, e);
+                    + poolName, e);
         }
     }
 
@@ -486,7 +489,7 @@ final class SelectorParker implements Parker {
     }
 
     private Throwable poolClosed(IoWait w) {
-        return new IoClosedException("pool " + registry.name + " was shut down: its IO workers closed their "
+        return new IoClosedException("pool " + poolName + " was shut down: its IO workers closed their "
                 + "selectors, so the wait for " + IoWait.opName(w.op) + " on " + w.channel + " ended; allowed: "
                 + "socket IO on a running pool");
     }
