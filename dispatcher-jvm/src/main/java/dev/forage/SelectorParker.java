@@ -294,7 +294,9 @@ final class SelectorParker implements Parker {
             record.waitingIndex = waiting.size();
             waiting.add(record);
         }
-        setInterest(record);
+        if ((key.interestOps() & w.op) == 0) {
+            setInterest(record); // else the interest is still there from the last wait (collectSelected)
+        }
     }
 
     /** Owner: a cancelled wait leaves its slot; the key keeps the interest of the other waits. */
@@ -344,8 +346,16 @@ final class SelectorParker implements Parker {
                 failAll(record, null);
                 continue;
             }
+            int before = ready.size();
             record.takeReady(key.readyOps(), ready);
-            channelUpdated(record);
+            if (ready.size() == before) {
+                setInterest(record); // ready, but nobody waits for it any more: drop that interest now
+            } else if (record.isEmpty()) {
+                // The interest stays: the resumed coroutine usually waits for the same operation again before
+                // this worker's next select, and keeping it saves two epoll_ctl calls per round trip. If it does
+                // not, the next select reports the key once more and the branch above drops the interest.
+                stopWaiting(record);
+            }
         }
     }
 

@@ -31,6 +31,9 @@ class ForageIoDriver(threads: Int) : SocketDriver {
     }
     override val dispatcher: CoroutineDispatcher = forage
 
+    /** The pool's counters (jobs, sleeps, wake-ups, ...), for the benchmark's log. */
+    fun statistics(): String = forage.pool.statistics().toString()
+
     override suspend fun accept(server: ServerSocketChannel): SocketChannel = server.acceptSuspending()
 
     override suspend fun read(channel: SocketChannel, buffer: ByteBuffer): Int = channel.readSuspending(buffer)
@@ -81,10 +84,14 @@ class SelectorThreadDriver : SocketDriver {
             selector.select()
             while (true) {
                 val r = registrations.poll() ?: break
-                val key = r.channel.keyFor(selector) ?: r.channel.register(selector, 0, Waiters())
-                val w = key.attachment() as Waiters
-                if (r.op == SelectionKey.OP_WRITE) w.write = r.cont else w.read = r.cont
-                key.interestOps(w.ops() and r.channel.validOps())
+                try {
+                    val key = r.channel.keyFor(selector) ?: r.channel.register(selector, 0, Waiters())
+                    val w = key.attachment() as Waiters
+                    if (r.op == SelectionKey.OP_WRITE) w.write = r.cont else w.read = r.cont
+                    key.interestOps(w.ops() and r.channel.validOps())
+                } catch (e: Exception) { // closed meanwhile (ClosedChannelException, CancelledKeyException)
+                    r.cont.resumeWith(Result.failure(java.io.IOException("channel closed", e)))
+                }
             }
             val it = selector.selectedKeys().iterator()
             while (it.hasNext()) {
@@ -101,7 +108,11 @@ class SelectorThreadDriver : SocketDriver {
                     w.write?.resume(Unit)
                     w.write = null
                 }
-                key.interestOps(w.ops() and key.channel().validOps())
+                try {
+                    key.interestOps(w.ops() and key.channel().validOps())
+                } catch (e: java.nio.channels.CancelledKeyException) {
+                    // the resumed coroutine closed the channel meanwhile
+                }
             }
         }
         selector.close()

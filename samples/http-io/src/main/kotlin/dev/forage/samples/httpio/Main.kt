@@ -8,7 +8,9 @@ enum class Backend(val label: String) {
 
     /** Starts the service on [port] (0: any free port); close the result to stop it. */
     fun start(port: Int, threads: Int): RunningServer = when (this) {
-        FORAGE_IO -> NioHttpServer(ForageIoDriver(threads), port).let { RunningServer(it.port, it) }
+        FORAGE_IO -> ForageIoDriver(threads).let { driver ->
+        NioHttpServer(driver, port).let { RunningServer(it.port, it, driver::statistics) }
+    }
         SELECTOR_DEFAULT -> NioHttpServer(SelectorThreadDriver(), port).let { RunningServer(it.port, it) }
         KTOR_CIO -> KtorBackend(port).let { RunningServer(it.port, it) }
     }
@@ -19,7 +21,12 @@ enum class Backend(val label: String) {
     }
 }
 
-class RunningServer(val port: Int, private val resource: AutoCloseable) : AutoCloseable {
+class RunningServer(
+    val port: Int,
+    private val resource: AutoCloseable,
+    /** What the backend can say about its own work when it stops (Forage: the pool's statistics). */
+    val report: () -> String = { "" },
+) : AutoCloseable {
     override fun close() = resource.close()
 }
 
@@ -33,6 +40,7 @@ fun main(args: Array<String>) {
     val backend = Backend.of(args[0])
     val threads = args.getOrNull(2)?.toInt() ?: Runtime.getRuntime().availableProcessors()
     val server = backend.start(args[1].toInt(), threads)
+    Runtime.getRuntime().addShutdownHook(Thread { println(server.report()) })
     println("${backend.label} listening on ${server.port}")
     Thread.currentThread().join()
 }

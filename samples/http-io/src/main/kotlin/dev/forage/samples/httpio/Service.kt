@@ -13,12 +13,19 @@ import kotlinx.coroutines.launch
 object Work {
     const val DEFAULT_ROUNDS = 20
     private val SEED = "forage".toByteArray()
+    private val DIGITS = "0123456789abcdef".toCharArray()
 
     fun hash(rounds: Int): String {
         val digest = MessageDigest.getInstance("SHA-256")
         var bytes = SEED
         repeat(rounds) { bytes = digest.digest(bytes) }
-        return bytes.joinToString("") { "%02x".format(it) }
+        val hex = CharArray(bytes.size * 2)
+        for (i in bytes.indices) {
+            val b = bytes[i].toInt() and 0xff
+            hex[2 * i] = DIGITS[b ushr 4]
+            hex[2 * i + 1] = DIGITS[b and 15]
+        }
+        return String(hex)
     }
 
     /** The rounds asked for by a request target such as `/hash?rounds=20`, or null for any other target. */
