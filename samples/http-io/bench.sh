@@ -76,6 +76,7 @@ run_backend() {
 }
 
 : > "$OUT/results.txt"
+echo "start: $(uptime)"
 echo "$(nproc) processors; Forage IO workers: $THREADS; SHA-256 rounds per request: $HASH_ROUNDS; $ROUNDS rounds"
 echo "saturation: $SAT_CONNS connections ${SAT_S}s; moderate: $MOD_CONNS connections, ${MOD_DELAY_MS} ms pause, ${MOD_S}s;" \
     "low: $LOW_CONNS connections, ${LOW_DELAY_MS} ms pause, ${LOW_S}s"
@@ -86,6 +87,7 @@ for r in $(seq "$ROUNDS"); do
     for b in "${list[@]}"; do run_backend "$b" "$r"; done
 done
 
+echo "end: $(uptime)"
 echo
 echo "Medians over $ROUNDS rounds (ratio: forage-io / other; requests/s higher is better, the rest lower):"
 awk '
