@@ -1,5 +1,6 @@
 package dev.forage;
 
+import java.nio.channels.SelectableChannel;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
@@ -217,6 +218,42 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     public int runPending() {
         return registry.runner.runPending();
+    }
+
+    /** True for a pool built with {@link ForagePoolBuilder#ioWorkers()}: its workers sleep in NIO selectors. */
+    public boolean hasIoWorkers() {
+        return registry.hasIoWorkers();
+    }
+
+    /**
+     * IO pools: tells {@code listener} once, on a worker of this pool, when {@code channel} is ready for
+     * {@code op}. The channel belongs to one worker, the one whose selector holds its key: at its first wait, the
+     * calling worker (or, from outside the pool, one picked by the channel), and that worker until the channel is
+     * closed. A wait from another thread is handed to the owner. The owner sees readiness in its select when
+     * idle, or in a non-blocking look every few jobs when busy, and tells the listener itself, so that the jobs
+     * the listener submits go to the owner's own deque. At most one wait per operation and channel at a time.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().ioWorkers().build();
+     * SocketChannel ch = SocketChannel.open(address);
+     * ch.configureBlocking(false);
+     * pool.awaitReadiness(ch, SelectionKey.OP_READ, new ReadinessListener() {
+     *     public void ready(SelectableChannel c) { pool.execute(() -> readAvailable(ch)); }
+     *     public void failed(Throwable error) { close(ch, error); }
+     * });
+     * }</pre>
+     *
+     * A channel closed while a wait is pending fails the wait (at the owner's next select, within
+     * {@code forage.io.closedCheckMillis}, 250 ms by default: closing a channel wakes no selector); shutting the
+     * pool down fails every pending wait with an {@link java.nio.channels.AsynchronousCloseException} naming the
+     * pool, and later waits at once.
+     *
+     * @throws IllegalStateException if this pool has no IO workers
+     * @throws IllegalArgumentException if {@code op} is not a single operation the channel supports, or the
+     *         channel is closed, in blocking mode, or registered with a selector that is not this pool's
+     */
+    public IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
+        return registry.awaitReadiness(channel, op, listener);
     }
 
     /** The pool's name, the prefix of its threads' names. */

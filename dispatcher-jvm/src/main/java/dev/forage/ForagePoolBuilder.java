@@ -45,6 +45,7 @@ public final class ForagePoolBuilder {
     /** Negative: {@link #DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
     private int maxBlockingThreads = -1;
     private long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
+    private boolean ioWorkers;
 
     ForagePoolBuilder() {
     }
@@ -188,6 +189,25 @@ public final class ForagePoolBuilder {
         return this;
     }
 
+    /**
+     * IO workers (EMPER's IO sleep): each worker owns a NIO {@link java.nio.channels.Selector} and an idle worker
+     * sleeps in {@code select}, so that new work and socket readiness wake the same thread. Channels then wait for
+     * readiness on the pool itself ({@link ForagePool#awaitReadiness}; from Kotlin, {@code readSuspending},
+     * {@code acceptSuspending} and the other functions of {@code dev.forage.coroutines}), and the worker that sees
+     * a socket ready runs what the readiness resumes, on its own deque: one pool for accept, IO and compute, with
+     * no selector thread handing work to the pool. Needs worker threads and the default sleep protocol
+     * ({@link SleepProtocol#JEC}). See {@code docs/io.md}.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().ioWorkers().name("server").build();
+     * pool.awaitReadiness(serverChannel, SelectionKey.OP_ACCEPT, listener);
+     * }</pre>
+     */
+    public ForagePoolBuilder ioWorkers() {
+        this.ioWorkers = true;
+        return this;
+    }
+
     /** For tests: the pool's time (timer deadlines, timed waits inside the pool). */
     ForagePoolBuilder clock(Clock clock) {
         if (clock == null) {
@@ -203,6 +223,14 @@ public final class ForagePoolBuilder {
     }
 
     Registry buildRegistry() {
+        if (ioWorkers && threads == 0) {
+            throw new IllegalArgumentException("ioWorkers() needs worker threads, and singleThreaded() asks for none; "
+                    + "allowed: ioWorkers() with threads(n), n >= 1");
+        }
+        if (ioWorkers && sleepProtocol != SleepProtocol.JEC) {
+            throw new IllegalArgumentException("ioWorkers() sleeps through SleepProtocol.JEC, the default protocol; "
+                    + sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a selector");
+        }
         String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
         int maxBlocking = maxBlockingThreads >= 0 ? maxBlockingThreads
                 : Math.min(Math.max(DEFAULT_MAX_BLOCKING_THREADS, threads), MAX_THREADS - threads);
@@ -211,6 +239,6 @@ public final class ForagePoolBuilder {
                     + ") must be at most " + MAX_THREADS);
         }
         return new Registry(poolName, threads, sleepProtocol, spinForWorkNanos, threadFactory, daemon, handler,
-                clock, maxBlocking, blockingKeepAliveNanos);
+                clock, maxBlocking, blockingKeepAliveNanos, ioWorkers);
     }
 }

@@ -286,7 +286,9 @@ final class JecSleep implements Sleep {
      */
     private void block(WorkerSleepState state, IdleContext context) {
         boolean interrupted = false;
-        while (state.isBlocked) {
+        // An IO worker's parker may find socket readiness for this worker: it then wakes itself, as on a deadline
+        // (docs/io.md, the readiness race).
+        while (state.isBlocked && !state.parker.eventsFound()) {
             long nanos = context.parkNanos();
             if (nanos <= 0L) {
                 break; // a timer or this worker's wait deadline is due: we wake ourselves
@@ -300,7 +302,7 @@ final class JecSleep implements Sleep {
             state.lock.lock();
             try {
                 if (state.isBlocked) {
-                    // Nobody woke us (a timer or our wait deadline came due): undo our own sleeping count, as on
+                    // Nobody woke us (a timer or our wait deadline came due, or socket readiness): undo our own sleeping count, as on
                     // the S4 exit. Under the lock, so a waker cannot un-count us a second time.
                     counters.subSleepingThread();
                     state.isBlocked = false;

@@ -2,9 +2,9 @@ package dev.forage;
 
 /**
  * How one worker's thread blocks and is woken, apart from the sleep protocol that decides when (Tokio keeps its
- * idle accounting and its parker apart the same way). {@link ThreadParker} parks with {@code LockSupport}; a
- * parker for IO workers would block in a NIO {@code Selector} and be woken by {@code wakeup()}, so that socket
- * readiness and new work wake the same thread.
+ * idle accounting and its parker apart the same way). {@link ThreadParker} parks with {@code LockSupport};
+ * {@link SelectorParker}, the parker of IO workers, blocks in a NIO {@code Selector} and is woken by
+ * {@code wakeup()}, so that socket readiness and new work wake the same thread ({@code docs/io.md}).
  *
  * <p>The contract is {@code LockSupport}'s permit, which the protocols' proofs rely on ({@code docs/sleep.md},
  * "Blocking and waking"):
@@ -31,4 +31,11 @@ interface Parker {
 
     /** Any thread: ends the bound thread's current park, or makes its next one return at once. */
     void unpark();
+
+    /**
+     * Owner: whether this worker has something to do although nobody unparked it (an IO worker's parker found
+     * socket readiness). The protocol then ends the sleep the way a passed deadline does. {@link ThreadParker}:
+     * never.
+     */
+    boolean eventsFound();
 }

@@ -1,5 +1,6 @@
 package dev.forage;
 
+import java.nio.channels.SelectableChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -22,6 +23,8 @@ final class Registry implements PoolProbe {
      * {@code runner.threads() == 0}), then the extra slots that stand in for blocked workers ({@link Compensation}).
      */
     final Worker[] workers;
+    /** The core workers: the first of {@link #workers}, one per thread (one for a pool that callers run). */
+    final int coreWorkers;
     /**
      * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers and every extra slot that was ever activated.
      * Only grows, and grows before an extra's thread runs, so a search up to it sees every deque with jobs.
@@ -42,7 +45,7 @@ final class Registry implements PoolProbe {
     /** {@code threads == 0} builds a pool that callers run. {@code spinNanos < 0}: the protocol's default. */
     Registry(String name, int threads, SleepProtocol protocol, long spinNanos, ThreadFactory factory,
             boolean daemon, Thread.UncaughtExceptionHandler handler, Clock clock, int maxBlocking,
-            long blockingKeepAliveNanos) {
+            long blockingKeepAliveNanos, boolean ioWorkers) {
         this.name = name;
         this.clock = clock;
         this.handler = handler;
@@ -50,9 +53,15 @@ final class Registry implements PoolProbe {
         int core = Math.max(threads, 1);
         // A pool that callers run has no threads to compensate with: a blocking section just blocks its caller.
         int extra = threads == 0 ? 0 : maxBlocking;
+        this.coreWorkers = core;
         this.slotsInUse = core;
         this.blocking = new BlockingExecutor(this, maxBlocking);
-        Parker[] parkers = ThreadParker.forWorkers(core + extra);
+        // IO workers park in selectors of their own; the extra slots that stand in for blocked workers park with
+        // LockSupport, and the channels of coroutines they run belong to the core workers' selectors.
+        Parker[] parkers = new Parker[core + extra];
+        System.arraycopy(ioWorkers ? SelectorParker.forWorkers(this, threads) : ThreadParker.forWorkers(core), 0,
+                parkers, 0, core);
+        System.arraycopy(ThreadParker.forWorkers(extra), 0, parkers, core, extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
         this.sleep = protocol.create(parkers, core, spinNanos, this);
         this.timers = new PoolTimers(this);
@@ -166,6 +175,67 @@ final class Registry implements PoolProbe {
         boolean wasEmpty = injector.push(job);
         // I1 done (the push); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         sleep.newInjectedJobs(1, wasEmpty);
+    }
+
+    // Socket readiness (IO workers).
+
+    boolean hasIoWorkers() {
+        return workers[0].io != null;
+    }
+
+    /**
+     * {@link ForagePool#awaitReadiness}: checks the arguments, finds the channel's owner (the worker whose selector
+     * has its key; else the calling worker; else one picked by the channel's hash) and hands it the wait.
+     */
+    IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
+        if (channel == null) {
+            throw new NullPointerException("channel must not be null");
+        }
+        if (listener == null) {
+            throw new NullPointerException("listener must not be null");
+        }
+        if (!hasIoWorkers()) {
+            throw new IllegalStateException("pool " + name + " has no IO workers; allowed: socket IO on a pool built "
+                    + "with ForagePool.builder().ioWorkers() (Kotlin: forageDispatcher { ioWorkers = true })");
+        }
+        if (Integer.bitCount(op) != 1 || (op & channel.validOps()) == 0) {
+            throw new IllegalArgumentException("op " + op + " is not one operation that " + channel + " supports; "
+                    + "allowed: one of SelectionKey.OP_READ, OP_WRITE, OP_CONNECT, OP_ACCEPT within its validOps() "
+                    + channel.validOps());
+        }
+        if (!channel.isOpen()) {
+            throw new IllegalArgumentException(channel + " is closed; allowed: waits on open channels");
+        }
+        if (channel.isBlocking()) {
+            throw new IllegalArgumentException(channel + " is in blocking mode; allowed: non-blocking channels (call "
+                    + "configureBlocking(false) first)");
+        }
+        Worker w = currentWorker();
+        SelectorParker owner = null;
+        // A stand-in for a blocked worker (an extra slot) has no selector: its coroutines' channels belong to the
+        // core workers, like those of a coroutine off the pool.
+        SelectorParker mine = w != null ? w.io : null;
+        if (mine != null && channel.keyFor(mine.selector) != null) {
+            owner = mine;
+        } else {
+            for (int i = 0; i < coreWorkers; i++) {
+                SelectorParker other = workers[i].io;
+                if (channel.keyFor(other.selector) != null) {
+                    owner = other;
+                    break;
+                }
+            }
+        }
+        if (owner == null) {
+            if (channel.isRegistered()) {
+                throw new IllegalArgumentException(channel + " is already registered with a selector that is not "
+                        + "pool " + name + "'s; allowed: a channel that no other selector knows");
+            }
+            owner = mine != null ? mine : workers[(System.identityHashCode(channel) & 0x7fffffff) % coreWorkers].io;
+        }
+        IoWait wait = new IoWait(owner, channel, op, listener);
+        owner.submit(wait);
+        return wait;
     }
 
     // Exceptions.

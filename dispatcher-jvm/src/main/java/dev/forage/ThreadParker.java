@@ -42,6 +42,11 @@ final class ThreadParker implements Parker {
     }
 
     @Override
+    public boolean eventsFound() {
+        return false;
+    }
+
+    @Override
     public String toString() {
         Thread t = thread;
         return "ThreadParker[" + (t == null ? "unbound" : t.getName()) + "]";

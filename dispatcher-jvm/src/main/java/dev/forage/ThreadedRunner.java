@@ -123,6 +123,11 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         for (int i = 0; i < started; i++) {
             terminate[i].set();
         }
+        for (int i = started; i < threads.length; i++) {
+            if (registry.workers[i].io != null) {
+                registry.workers[i].io.closeSelector(); // never ran: nobody else closes it
+            }
+        }
         if (liveThreads.addAndGet(-notStarted) == 0) {
             registry.lifecycle.markTerminated();
         }
@@ -347,6 +352,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             worker.busyStarts();
             try {
                 worker.waitUntil(runner.terminate[worker.index], Worker.NO_DEADLINE);
+                if (worker.io != null) {
+                    // Pending IO waits fail now; the jobs that their failure resumes are drained below.
+                    worker.io.close();
+                }
                 runner.drainAndRetire(worker);
             } finally {
                 worker.busyEnds();

@@ -107,6 +107,23 @@ final class Tuning {
      */
     public static final int JFR_LONG_JOB_MILLIS = intProperty("forage.jfr.longJobMillis", 100, 0, Integer.MAX_VALUE);
 
+    /**
+     * IO workers ({@code ForagePoolBuilder.ioWorkers()}): a busy worker looks at its selector without blocking
+     * ({@code selectNow}) once every this many jobs, so readiness on its channels is seen while it has work; an
+     * idle worker sees it at once, in its select. Only while waits are pending on the worker's channels. Speed
+     * only: a smaller value answers sockets sooner under load and costs a system call more often. Property
+     * {@code forage.io.pollInterval}.
+     */
+    public static final int IO_POLL_INTERVAL = intProperty("forage.io.pollInterval", 32, 1, 1 << 20);
+
+    /**
+     * IO workers: a channel closed by another thread wakes no selector, so while waits are pending a worker looks
+     * for closed channels at least this often (its select is bounded by it) and fails their waits. A waiter on a
+     * closed channel resumes at most about this late; a server with idle keep-alive connections wakes each IO
+     * worker this often. Property {@code forage.io.closedCheckMillis}.
+     */
+    public static final int IO_CLOSED_CHECK_MILLIS = intProperty("forage.io.closedCheckMillis", 250, 1, 60_000);
+
     static int intProperty(String name, int defaultValue, int min, int max) {
         String raw;
         try {

@@ -23,6 +23,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
     final WorkerCounters counters = new WorkerCounters();
     /** How this worker's thread blocks; the sleep protocol holds the same one. */
     final Parker parker;
+    /** An IO worker's parker, which owns its selector; null in a pool without IO workers. */
+    final SelectorParker io;
     /** The runner keeps submission order: fire-and-forget jobs go to the injector, not to this deque. */
     final boolean inSubmissionOrder;
 
@@ -43,6 +45,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
         this.registry = registry;
         this.index = index;
         this.parker = parker;
+        this.io = parker instanceof SelectorParker ? (SelectorParker) parker : null;
+        this.untilIoPoll = Tuning.IO_POLL_INTERVAL;
         this.inSubmissionOrder = inSubmissionOrder;
         this.sleep = registry.sleep;
         this.injector = registry.injector;
@@ -163,6 +167,11 @@ final class Worker extends WorkerPad1 implements IdleContext {
                     } else {
                         sleep.noWorkFound(idle, latch, this);
                     }
+                    if (io != null) {
+                        // Readiness found while this worker slept: the sleep is over (the protocol counts it idle,
+                        // not sleeping), so the resumed jobs go to its own deque, where the next search finds them.
+                        io.awake();
+                    }
                     searchRound++;
                 }
                 leaveIdle(idle);
@@ -262,6 +271,10 @@ final class Worker extends WorkerPad1 implements IdleContext {
             timers.fireDue();
             // A worker that never goes idle still notices a recording that starts or stops.
             timeJobs = events.longJobsEnabled();
+        }
+        if (io != null && --untilIoPoll == 0) {
+            untilIoPoll = Tuning.IO_POLL_INTERVAL;
+            io.poll();
         }
         if (--untilFairnessCheck == 0) {
             untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;

@@ -11,6 +11,8 @@ abstract class WorkerOwnerState extends LeadingPad {
     long random;
     int untilFairnessCheck;
     int untilTimerCheck;
+    /** IO workers: jobs until the next look at the selector ({@link Tuning#IO_POLL_INTERVAL}). */
+    int untilIoPoll;
     /** Set by {@code pushBehindOwnJobs}: the next local take is the deque's oldest job. */
     boolean takeOldestNext;
     /** The deadline of the innermost timed wait in progress, or {@code Worker.NO_DEADLINE}. */

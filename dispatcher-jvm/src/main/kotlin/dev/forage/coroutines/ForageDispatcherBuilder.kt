@@ -52,6 +52,16 @@ public class ForageDispatcherBuilder internal constructor() {
             field = value
         }
 
+    /**
+     * IO workers: each worker owns a NIO selector and sleeps in it, so that coroutines on this dispatcher can use
+     * [readSuspending], [writeSuspending], [acceptSuspending] and [connectSuspending], and the worker that sees a
+     * socket ready resumes the coroutine on its own queue. Default false. See [dev.forage.ForagePoolBuilder.ioWorkers].
+     * ```
+     * forageDispatcher { ioWorkers = true; name = "server" }.use { server -> ... }
+     * ```
+     */
+    public var ioWorkers: Boolean = false
+
     /** Whether the workers are daemon threads (they do not keep the JVM alive); default true, like `Dispatchers.Default`. */
     public var daemon: Boolean = true
 
@@ -92,6 +102,7 @@ public class ForageDispatcherBuilder internal constructor() {
         val builder = ForagePool.builder().threads(threads).daemon(daemon)
         maxBlockingThreads?.let { builder.maxBlockingThreads(it) }
         builder.blockingKeepAlive(blockingKeepAlive.inWholeNanoseconds, java.util.concurrent.TimeUnit.NANOSECONDS)
+        if (ioWorkers) builder.ioWorkers()
         name?.let { builder.name(it) }
         threadFactory?.let { builder.threadFactory(it) }
         uncaughtExceptionHandler?.let { setUncaughtExceptionHandler(builder, it) }

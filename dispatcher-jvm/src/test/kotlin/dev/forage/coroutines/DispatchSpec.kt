@@ -186,6 +186,7 @@ class DispatchSpec : FunSpec({
     test("without a handler, an uncaught exception reaches the pool's handler and the worker survives") {
         val reported = LinkedBlockingQueue<Pair<Thread, Throwable>>()
         forageDispatcher {
+            ioWorkers = IO_WORKERS
             threads = 1
             name = "pool-handler"
             uncaughtExceptionHandler = Thread.UncaughtExceptionHandler { t, e -> reported.add(t to e) }
@@ -214,6 +215,7 @@ class DispatchSpec : FunSpec({
             }
         }
         forageDispatcher {
+            ioWorkers = IO_WORKERS
             threads = 1
             threadFactory = factory
         }.use { d ->

@@ -8,10 +8,21 @@ import kotlinx.coroutines.InternalCoroutinesApi
 import kotlinx.coroutines.joinAll
 import kotlinx.coroutines.launch
 
-/** A private dispatcher for one test: [threads] workers named `[name]-worker-N`. Close it with `use`. */
+/**
+ * True when the specs run on IO pools (`-Dforage.test.ioWorkers=true`, the build's second run of the dispatcher
+ * specs): every [testDispatcher] then parks its workers in NIO selectors, so the dispatcher's whole behaviour is
+ * checked with the selector parker too.
+ */
+val IO_WORKERS: Boolean = System.getProperty("forage.test.ioWorkers") == "true"
+
+/**
+ * A private dispatcher for one test: [threads] workers named `[name]-worker-N`, with IO workers when
+ * [IO_WORKERS]. Close it with `use`.
+ */
 fun testDispatcher(threads: Int, name: String): ForageDispatcher = forageDispatcher {
     this.threads = threads
     this.name = name
+    ioWorkers = IO_WORKERS
 }
 
 /** Counts the dispatches of coroutines running on it, then hands them to [inner] (timers too). */

@@ -1,0 +1,221 @@
+package dev.forage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.forage.testing.Watchdog;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The selector parker's permit, and IO waits on a pool with IO workers: ownership, cancel, close, shutdown. */
+@Watchdog.Budget(seconds = 60)
+class SelectorParkerTest {
+    /** Records how a wait ended. */
+    static final class Outcome implements ReadinessListener {
+        final CompletableFuture<String> readyOn = new CompletableFuture<>();
+        final CompletableFuture<Throwable> failure = new CompletableFuture<>();
+
+        @Override
+        public void ready(SelectableChannel channel) {
+            readyOn.complete(Thread.currentThread().getName());
+        }
+
+        @Override
+        public void failed(Throwable error) {
+            failure.complete(error);
+        }
+    }
+
+    /** A connected pair: a blocking client and the accepted side in non-blocking mode. */
+    static SocketChannel[] pair(ServerSocketChannel server) throws Exception {
+        SocketChannel client = SocketChannel.open(server.getLocalAddress());
+        SocketChannel accepted = null;
+        while (accepted == null) {
+            accepted = server.accept(); // queued already: returns at once
+        }
+        accepted.configureBlocking(false);
+        return new SocketChannel[] {client, accepted};
+    }
+
+    static ServerSocketChannel server() throws Exception {
+        return ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+    }
+
+    static ForagePool ioPool(String name, int threads) {
+        return ForagePool.builder().ioWorkers().threads(threads).name(name).build();
+    }
+
+    @Test
+    void anUnparkBeforeTheParkIsAPermitThatEndsASelectAtOnce() throws Exception {
+        // Without the permit this select would block forever and the watchdog would fail the test.
+        try (ForagePool pool = ioPool("permit", 1)) {
+            SelectorParker parker = new SelectorParker(pool.registry(), 0);
+            parker.bindCurrentThread();
+            parker.unpark();
+            parker.park(Parker.FOREVER);
+            parker.unpark();
+            parker.park(TimeUnit.HOURS.toNanos(1));
+            parker.close();
+            parker.unpark(); // closed: the owner parks in LockSupport, and the permit still holds
+            parker.park(Parker.FOREVER);
+        }
+    }
+
+    @Test
+    void anUnparkReachesAThreadBlockedInSelect() throws Exception {
+        try (ForagePool pool = ioPool("reach", 1)) {
+            SelectorParker parker = new SelectorParker(pool.registry(), 0);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread sleeper = new Thread(() -> {
+                parker.bindCurrentThread();
+                while (!stop.get()) {
+                    parker.park(Parker.FOREVER); // in a loop, as every caller parks
+                }
+                parker.closeSelector();
+            });
+            sleeper.start();
+            stop.set(true);
+            parker.unpark();
+            sleeper.join();
+        }
+    }
+
+    @Test
+    void readinessIsToldOnTheOwningWorkerThatRegisteredTheChannel() throws Exception {
+        try (ForagePool pool = ioPool("owner", 2); ServerSocketChannel server = server()) {
+            SocketChannel[] p = pair(server);
+            Outcome outcome = new Outcome();
+            String registrant = pool.install(() -> {
+                pool.awaitReadiness(p[1], SelectionKey.OP_READ, outcome);
+                return Thread.currentThread().getName();
+            });
+            p[0].write(ByteBuffer.wrap(new byte[] {1}));
+            assertEquals(registrant, outcome.readyOn.get());
+            p[0].close();
+            p[1].close();
+        }
+    }
+
+    @Test
+    void aCancelledWaitLeavesNoInterestAndAClosedChannelLeavesNoKey() throws Exception {
+        try (ForagePool pool = ioPool("cancel", 1); ServerSocketChannel server = server()) {
+            SocketChannel[] p = pair(server);
+            Outcome outcome = new Outcome();
+            IoWait wait = pool.awaitReadiness(p[1], SelectionKey.OP_READ, outcome); // from outside: handed over
+            SelectorParker owner = pool.registry().workers[0].io;
+            Watchdog.awaitCondition("the owner applied the wait", Duration.ofSeconds(30),
+                    () -> pool.install(() -> owner.waitingChannels() == 1), () -> "");
+            assertTrue(wait.cancel());
+            assertFalse(wait.cancel());
+            Watchdog.awaitCondition("the owner withdrew the interest", Duration.ofSeconds(30),
+                    () -> pool.install(() -> owner.waitingChannels() == 0
+                            && p[1].keyFor(owner.selector).interestOps() == 0), () -> "");
+            p[0].write(ByteBuffer.wrap(new byte[] {1})); // readiness now must not reach the cancelled listener
+            pool.install(() -> {
+                owner.poll();
+                return null;
+            });
+            assertFalse(outcome.readyOn.isDone());
+            assertFalse(outcome.failure.isDone());
+            p[1].close();
+            Watchdog.awaitCondition("the closed channel's key left the selector", Duration.ofSeconds(30),
+                    () -> pool.install(() -> {
+                        owner.poll(); // a select deregisters the cancelled key
+                        return owner.selector.keys().isEmpty();
+                    }), () -> "");
+            p[0].close();
+        }
+    }
+
+    @Test
+    void closingAChannelFailsItsPendingWaitWithAClearException() throws Exception {
+        try (ForagePool pool = ioPool("close-channel", 1); ServerSocketChannel server = server()) {
+            SocketChannel[] p = pair(server);
+            Outcome outcome = new Outcome();
+            pool.install(() -> pool.awaitReadiness(p[1], SelectionKey.OP_READ, outcome));
+            p[1].close();
+            Throwable error = outcome.failure.get();
+            assertInstanceOf(AsynchronousCloseException.class, error);
+            assertTrue(error.getMessage().contains("was closed while a wait for OP_READ was pending"), error::getMessage);
+            p[0].close();
+        }
+    }
+
+    @Test
+    void shutdownFailsPendingWaitsClosesTheSelectorsAndRunsEveryQueuedJob() throws Exception {
+        ForagePool pool = ioPool("shut", 2);
+        try (ServerSocketChannel server = server()) {
+            server.configureBlocking(false);
+            Outcome outcome = new Outcome();
+            AtomicInteger ran = new AtomicInteger();
+            pool.install(() -> pool.awaitReadiness(server, SelectionKey.OP_ACCEPT, new ReadinessListener() {
+                @Override
+                public void ready(SelectableChannel channel) {
+                    outcome.ready(channel);
+                }
+
+                @Override
+                public void failed(Throwable error) {
+                    pool.execute(ran::incrementAndGet); // a follow-up queued by the failure must still run
+                    outcome.failed(error);
+                }
+            }));
+            for (int i = 0; i < 1000; i++) {
+                pool.execute(ran::incrementAndGet);
+            }
+            pool.close();
+            Throwable error = outcome.failure.get();
+            assertInstanceOf(AsynchronousCloseException.class, error);
+            assertTrue(error.getMessage().contains("pool shut was shut down"), error::getMessage);
+            assertEquals(1001, ran.get());
+            for (Worker w : pool.registry().workers) {
+                assertFalse(w.io.selector.isOpen());
+            }
+            Outcome late = new Outcome();
+            pool.awaitReadiness(server, SelectionKey.OP_ACCEPT, late);
+            assertTrue(late.failure.get().getMessage().contains("was shut down"));
+        }
+    }
+
+    @Test
+    void badInputIsRefusedWithWhatIsAllowed() throws Exception {
+        try (ForagePool plain = ForagePool.builder().threads(1).name("plain").build();
+                ForagePool io = ioPool("bad", 1);
+                ServerSocketChannel server = server()) {
+            Outcome outcome = new Outcome();
+            IllegalStateException noIo = assertThrows(IllegalStateException.class,
+                    () -> plain.awaitReadiness(server, SelectionKey.OP_ACCEPT, outcome));
+            assertTrue(noIo.getMessage().contains("ioWorkers()"), noIo::getMessage);
+            IllegalArgumentException blocking = assertThrows(IllegalArgumentException.class,
+                    () -> io.awaitReadiness(server, SelectionKey.OP_ACCEPT, outcome));
+            assertTrue(blocking.getMessage().contains("configureBlocking(false)"), blocking::getMessage);
+            server.configureBlocking(false);
+            IllegalArgumentException op = assertThrows(IllegalArgumentException.class,
+                    () -> io.awaitReadiness(server, SelectionKey.OP_READ, outcome));
+            assertTrue(op.getMessage().contains("OP_ACCEPT"), op::getMessage);
+            assertThrows(IllegalArgumentException.class, () -> ForagePool.builder().ioWorkers().singleThreaded()
+                    .build());
+            IllegalArgumentException protocol = assertThrows(IllegalArgumentException.class,
+                    () -> ForagePool.builder().ioWorkers().sleepProtocol(SleepProtocol.EMPER).build());
+            assertTrue(protocol.getMessage().contains("SleepProtocol.JEC"), protocol::getMessage);
+            server.close();
+            IllegalArgumentException closed = assertThrows(IllegalArgumentException.class,
+                    () -> io.awaitReadiness(server, SelectionKey.OP_ACCEPT, outcome));
+            assertTrue(closed.getMessage().contains("open channels"), closed::getMessage);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package dev.forage.samples.httpio
+
+import java.nio.ByteBuffer
+import java.nio.channels.ServerSocketChannel
+import java.nio.channels.SocketChannel
+import java.security.MessageDigest
+import kotlinx.coroutines.CoroutineDispatcher
+import kotlinx.coroutines.CoroutineScope
+import kotlinx.coroutines.Job
+import kotlinx.coroutines.launch
+
+/** The service's one endpoint, `GET /hash?rounds=R`: SHA-256 applied R times to a fixed text, in hex. */
+object Work {
+    const val DEFAULT_ROUNDS = 20
+    private val SEED = "forage".toByteArray()
+    private val DIGITS = "0123456789abcdef".toCharArray()
+
+    fun hash(rounds: Int): String {
+        val digest = MessageDigest.getInstance("SHA-256")
+        var bytes = SEED
+        repeat(rounds) { bytes = digest.digest(bytes) }
+        val hex = CharArray(bytes.size * 2)
+        for (i in bytes.indices) {
+            val b = bytes[i].toInt() and 0xff
+            hex[2 * i] = DIGITS[b ushr 4]
+            hex[2 * i + 1] = DIGITS[b and 15]
+        }
+        return String(hex)
+    }
+
+    /** The rounds asked for by a request target such as `/hash?rounds=20`, or null for any other target. */
+    fun roundsOf(target: String): Int? {
+        if (!target.startsWith("/hash")) return null
+        val query = target.substringAfter('?', "")
+        if (query.isEmpty()) return DEFAULT_ROUNDS
+        val value = query.split('&').firstOrNull { it.startsWith("rounds=") }?.substringAfter('=')
+            ?: return DEFAULT_ROUNDS
+        return value.toIntOrNull()?.takeIf { it in 1..100_000 }
+    }
+}
+
+/**
+ * How a backend that runs the service on plain NIO channels waits for them: accept, read and write that suspend
+ * until the channel is ready, and the dispatcher that runs the connections' coroutines.
+ */
+interface SocketDriver : AutoCloseable {
+    val name: String
+    val dispatcher: CoroutineDispatcher
+
+    suspend fun accept(server: ServerSocketChannel): SocketChannel
+
+    /** Reads at least one byte; -1 at the end of the stream. */
+    suspend fun read(channel: SocketChannel, buffer: ByteBuffer): Int
+
+    /** Writes every remaining byte. */
+    suspend fun write(channel: SocketChannel, buffer: ByteBuffer)
+}
+
+/**
+ * The HTTP/1.1 service on a [SocketDriver]: one coroutine accepts, one per connection reads requests (keep-alive;
+ * GET without a body), computes the answer right there and writes it. Deliberately small: the point is the
+ * path from socket readiness to the handler and back, the same for both NIO backends.
+ */
+class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable {
+    private val server: ServerSocketChannel = ServerSocketChannel.open()
+        .bind(java.net.InetSocketAddress("127.0.0.1", port), 1024)
+        .apply { configureBlocking(false) }
+    val port: Int = (server.localAddress as java.net.InetSocketAddress).port
+    private val scope = CoroutineScope(driver.dispatcher)
+    private val acceptor: Job = scope.launch {
+        while (true) {
+            val conn = try {
+                driver.accept(server)
+            } catch (e: java.io.IOException) {
+                break // the server channel was closed
+            }
+            launch { serve(conn) }
+        }
+    }
+
+    private suspend fun serve(conn: SocketChannel) {
+        val input = ByteBuffer.allocate(8192)
+        try {
+            while (true) {
+                val request = readRequest(conn, input) ?: break
+                val rounds = Work.roundsOf(request)
+                val response = if (rounds == null) {
+                    response("404 Not Found", "use GET /hash?rounds=N, N from 1 to 100000\n")
+                } else {
+                    response("200 OK", Work.hash(rounds))
+                }
+                driver.write(conn, ByteBuffer.wrap(response))
+            }
+        } catch (e: java.io.IOException) {
+            // the client went away
+        } finally {
+            conn.close()
+        }
+    }
+
+    /** The next request's target (`/hash?rounds=20`), or null at the end of the stream. */
+    private suspend fun readRequest(conn: SocketChannel, input: ByteBuffer): String? {
+        while (true) {
+            val end = headerEnd(input)
+            if (end >= 0) {
+                val head = String(input.array(), 0, end, Charsets.ISO_8859_1)
+                input.flip()
+                input.position(end + 4)
+                input.compact()
+                val line = head.substringBefore("\r\n").split(' ')
+                return if (line.size >= 2) line[1] else "/"
+            }
+            if (!input.hasRemaining()) throw java.io.IOException("request head larger than ${input.capacity()} bytes")
+            if (driver.read(conn, input) < 0) return null
+        }
+    }
+
+    private fun headerEnd(input: ByteBuffer): Int {
+        val a = input.array()
+        for (i in 0..input.position() - 4) {
+            if (a[i] == '\r'.code.toByte() && a[i + 1] == '\n'.code.toByte() &&
+                a[i + 2] == '\r'.code.toByte() && a[i + 3] == '\n'.code.toByte()
+            ) {
+                return i
+            }
+        }
+        return -1
+    }
+
+    private fun response(status: String, body: String): ByteArray {
+        val bytes = body.toByteArray()
+        val head = "HTTP/1.1 $status\r\nContent-Type: text/plain\r\nContent-Length: ${bytes.size}\r\n\r\n"
+        return head.toByteArray() + bytes
+    }
+
+    override fun close() {
+        server.close()
+        acceptor.cancel()
+        driver.close()
+    }
+}
