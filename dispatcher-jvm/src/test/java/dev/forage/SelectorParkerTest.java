@@ -3,6 +3,7 @@ package dev.forage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -182,12 +183,49 @@ class SelectorParkerTest {
             assertInstanceOf(AsynchronousCloseException.class, error);
             assertTrue(error.getMessage().contains("pool shut was shut down"), error::getMessage);
             assertEquals(1001, ran.get());
-            for (Worker w : pool.registry().workers) {
-                assertFalse(w.io.selector.isOpen());
+            Registry registry = pool.registry();
+            for (int i = 0; i < registry.coreWorkers; i++) {
+                assertFalse(registry.workers[i].io.selector.isOpen());
+            }
+            for (int i = registry.coreWorkers; i < registry.workers.length; i++) {
+                assertNull(registry.workers[i].io, "stand-ins for blocked workers have no selector");
             }
             Outcome late = new Outcome();
             pool.awaitReadiness(server, SelectionKey.OP_ACCEPT, late);
             assertTrue(late.failure.get().getMessage().contains("was shut down"));
+        }
+    }
+
+    @Test
+    void aStandInForABlockedIoWorkerRunsItsJobsAndHandsIoWaitsToTheCoreWorkers() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).ioWorkers().name("io-blocking").build();
+                ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress("127.0.0.1", 0));
+            server.configureBlocking(false);
+            Outcome outcome = new Outcome();
+            CompletableFuture<String> submittedOn = new CompletableFuture<>();
+            CompletableFuture<Boolean> blocked = new CompletableFuture<>();
+            pool.execute(() -> {
+                // On the worker's own deque: only the stand-in can run it while the worker blocks below.
+                pool.execute(() -> {
+                    pool.awaitReadiness(server, SelectionKey.OP_ACCEPT, outcome);
+                    submittedOn.complete(Thread.currentThread().getName());
+                });
+                try {
+                    blocked.complete(ForagePool.managedBlock(
+                            () -> submittedOn.get(Watchdog.DEFAULT_BUDGET_SECONDS, TimeUnit.SECONDS) != null));
+                } catch (Exception e) {
+                    blocked.completeExceptionally(e);
+                }
+            });
+            assertTrue(blocked.get(Watchdog.DEFAULT_BUDGET_SECONDS, TimeUnit.SECONDS));
+            assertTrue(submittedOn.get().startsWith("io-blocking-blocking-"), submittedOn::join);
+            // The wait belongs to the core worker's selector, which sees the connection once the worker is back.
+            try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
+                String readyOn = outcome.readyOn.get(Watchdog.DEFAULT_BUDGET_SECONDS, TimeUnit.SECONDS);
+                assertEquals("io-blocking-worker-0", readyOn);
+                assertTrue(client.isConnected());
+            }
         }
     }
 
