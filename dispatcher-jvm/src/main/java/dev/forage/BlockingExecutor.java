@@ -89,7 +89,8 @@ final class BlockingExecutor implements Executor {
         public void run() {
             Worker w = registry.currentWorker();
             if (w == null) {
-                drain(); // not reached: drainers run as pool jobs
+                // Off the pool: a drainer that shutdownNow handed back, run by its caller. No worker to compensate.
+                drain();
                 return;
             }
             registry.runner.enterBlocking(w);

@@ -96,8 +96,8 @@ final class Compensation {
     }
 
     /**
-     * Under the monitor: the lowest slot that is not ACTIVE becomes ACTIVE, reusing its thread if it has one.
-     * False if no thread could be started for it.
+     * Under the monitor: a slot that is not ACTIVE becomes ACTIVE, the lowest one that still has a thread (LEAVING
+     * or SPARE) if any, else the lowest FREE one, which gets a new thread. False if none could be started.
      */
     private boolean activateOne() {
         Slot chosen = null;

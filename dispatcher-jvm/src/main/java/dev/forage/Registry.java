@@ -3,6 +3,7 @@ package dev.forage;
 import java.nio.channels.SelectableChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -102,7 +103,7 @@ final class Registry implements PoolProbe {
      * Runs {@code blocking} on the calling thread as a blocking section: on a worker of this pool, another thread
      * keeps the pool's parallelism meanwhile ({@link Compensation}); on any other thread it just runs.
      */
-    <T> T managedBlock(java.util.concurrent.Callable<T> blocking) throws Exception {
+    <T> T managedBlock(Callable<T> blocking) throws Exception {
         Worker w = currentWorker();
         if (w == null) {
             return blocking.call();

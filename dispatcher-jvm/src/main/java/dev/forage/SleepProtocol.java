@@ -23,7 +23,7 @@ public enum SleepProtocol {
      */
     JEC {
         @Override
-        Sleep create(Parker[] parkers, PoolProbe probe) {
+        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
             return new JecSleep(parkers, probe);
         }
     },
@@ -35,7 +35,7 @@ public enum SleepProtocol {
      */
     RAYON_PRE_RFC5 {
         @Override
-        Sleep create(Parker[] parkers, PoolProbe probe) {
+        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
             return new SleepyWorkerSleep(parkers.length);
         }
     },
@@ -47,7 +47,7 @@ public enum SleepProtocol {
      */
     EMPER {
         @Override
-        Sleep create(Parker[] parkers, PoolProbe probe) {
+        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
             return new EmperSleep(parkers.length, probe);
         }
     },
@@ -59,7 +59,7 @@ public enum SleepProtocol {
      */
     MARL_SPIN {
         @Override
-        Sleep create(Parker[] parkers, PoolProbe probe) {
+        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
             return new JecSleep(parkers, probe);
         }
 
@@ -76,31 +76,27 @@ public enum SleepProtocol {
      */
     SEARCH_CAP {
         @Override
-        Sleep create(Parker[] parkers, PoolProbe probe) {
-            return new SearchCapSleep(parkers, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
+        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
+            return new SearchCapSleep(parkers, coreWorkers, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
         }
     };
 
     /**
      * The protocol itself, for one worker per parker. Only the JEC protocols block through the parkers; the
-     * lock-based baselines wait on conditions of their own shared lock.
+     * lock-based baselines wait on conditions of their own shared lock. The first {@code coreWorkers} parkers
+     * belong to the pool's threads, the others to the extra slots that stand in for blocked workers
+     * ({@link Compensation}), which a cap on searchers does not count.
      */
-    abstract Sleep create(Parker[] parkers, PoolProbe probe);
+    abstract Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe);
 
     /** The spin phase this protocol has unless the builder sets one: none, except for {@link #MARL_SPIN}. */
     long defaultSpinNanos() {
         return 0L;
     }
 
-    /**
-     * The protocol with its spin phase: {@code spinNanos} &lt; 0 means this protocol's default. {@code coreWorkers}
-     * of the parkers belong to the pool's threads; the others to the extra slots that stand in for blocked
-     * workers ({@link Compensation}), which a cap on searchers does not count.
-     */
+    /** The protocol with its spin phase: {@code spinNanos} &lt; 0 means this protocol's default. */
     Sleep create(Parker[] parkers, int coreWorkers, long spinNanos, PoolProbe probe) {
-        Sleep sleep = this == SEARCH_CAP
-                ? new SearchCapSleep(parkers, coreWorkers, Tuning.ROUNDS_UNTIL_SLEEPY, probe)
-                : create(parkers, probe);
+        Sleep sleep = create(parkers, coreWorkers, probe);
         long spin = spinNanos < 0 ? defaultSpinNanos() : spinNanos;
         return spin > 0 ? new SpinForWork(sleep, parkers.length, spin, probe) : sleep;
     }

@@ -1,5 +1,9 @@
 package dev.forage;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,8 +32,11 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
      * that starts it, before it starts, so the count cannot reach zero while a thread is about to appear.
      */
     private final AtomicInteger liveThreads = new AtomicInteger();
-    /** Every extra thread ever started, for {@link #awaitTermination}; guarded by itself. */
-    private final java.util.List<Thread> extraThreads = new java.util.ArrayList<>();
+    /**
+     * The extra threads started and not yet seen ended, for {@link #awaitTermination}; guarded by itself. Ended
+     * ones are dropped at each start, so a long-lived pool whose stand-ins come and go keeps no more than it runs.
+     */
+    private final List<Thread> extraThreads = new ArrayList<>();
 
     ThreadedRunner(Registry registry, int coreWorkers, ThreadFactory factory, boolean daemon, int extraSlots,
             long keepAliveNanos) {
@@ -222,6 +229,13 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         slot.thread = t;
         liveThreads.incrementAndGet();
         synchronized (extraThreads) {
+            // Every start happens under the compensation's monitor, so no listed thread is still unstarted here:
+            // one that is not alive has ended.
+            for (Iterator<Thread> it = extraThreads.iterator(); it.hasNext(); ) {
+                if (!it.next().isAlive()) {
+                    it.remove();
+                }
+            }
             extraThreads.add(t);
         }
         try {
@@ -235,7 +249,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         return true;
     }
 
-    private Thread[] extraThreadsSnapshot() {
+    /** The extra threads tracked for {@link #awaitTermination}; also for tests. */
+    Thread[] extraThreadsSnapshot() {
         synchronized (extraThreads) {
             return extraThreads.toArray(new Thread[0]);
         }
@@ -258,8 +273,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
         // Every worker finished its loop; wait for the threads themselves to end, so that no pool thread is
         // alive once this returns true.
-        java.util.List<Thread> all = new java.util.ArrayList<>(java.util.Arrays.asList(threads));
-        all.addAll(java.util.Arrays.asList(extraThreadsSnapshot()));
+        List<Thread> all = new ArrayList<>(Arrays.asList(threads));
+        all.addAll(Arrays.asList(extraThreadsSnapshot()));
         for (Thread t : all) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             t.join(Math.max(left, 1L));

@@ -260,6 +260,8 @@ class BlockingSectionTest {
                         pool.statistics()::toString);
             }
             assertEquals(3, pool.statistics().count(PoolCounter.COMPENSATIONS));
+            // Ended stand-ins are not kept: only the last one started is still tracked for awaitTermination.
+            assertEquals(1, ((ThreadedRunner) pool.registry().runner).extraThreadsSnapshot().length);
         }
     }
 

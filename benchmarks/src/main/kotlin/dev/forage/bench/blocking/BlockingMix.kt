@@ -43,7 +43,13 @@ private enum class Blocking(val label: String) {
     READ("16 KiB file read (page cache)"),
 }
 
-private class Result(val calls: Double, val threads: Double, val switches: Double, val hopIn: Double, val hopBack: Double)
+private class Result(
+    val calls: Double,
+    val threads: Double,
+    val switches: Double,
+    val hopIn: Double,
+    val hopBack: Double,
+)
 
 fun main(args: Array<String>) {
     if (args.isNotEmpty() && args[0] == "child") {
@@ -55,7 +61,8 @@ fun main(args: Array<String>) {
     val cores = Runtime.getRuntime().availableProcessors()
     println("Blocking calls: $CONCURRENCY coroutines, each ${CPU_MICROS} us of CPU then one blocking call, " +
         "$rounds rounds of fresh JVMs per cell, subjects alternating, ${seconds} s windows, $cores cores")
-    val header = "| blocking call | subject | calls/s | threads | context switches per call | hops in per call | hops back per call |"
+    val header = "| blocking call | subject | calls/s | threads | context switches per call | hops in per call " +
+        "| hops back per call |"
     val rows = StringBuilder()
     val ratios = StringBuilder()
     for (blocking in Blocking.values()) {
@@ -68,20 +75,24 @@ fun main(args: Array<String>) {
         val med = results.mapValues { (_, rs) -> median(rs) }
         for (subject in Subject.values()) {
             val r = med.getValue(subject)
-            rows.append("| ${blocking.label} | ${subject.label()} | ${"%,.0f".format(r.calls)} | ${"%.0f".format(r.threads)} | " +
+            rows.append("| ${blocking.label} | ${subject.label()} | ${"%,.0f".format(r.calls)} | " +
+                "${"%.0f".format(r.threads)} | " +
                 "${"%.2f".format(r.switches)} | ${"%.2f".format(r.hopIn)} | ${"%.2f".format(r.hopBack)} |\n")
         }
         val f = med.getValue(Subject.FORAGE)
         val k = med.getValue(Subject.KOTLINX)
-        ratios.append("| ${blocking.label} | x${"%.2f".format(f.calls / k.calls)} | ${"%.0f".format(f.threads)} vs ${"%.0f".format(k.threads)} | " +
-            "x${"%.2f".format(f.switches / k.switches)} | ${"%.2f".format(f.hopIn + f.hopBack)} vs ${"%.2f".format(k.hopIn + k.hopBack)} |\n")
+        ratios.append("| ${blocking.label} | x${"%.2f".format(f.calls / k.calls)} | " +
+            "${"%.0f".format(f.threads)} vs ${"%.0f".format(k.threads)} | " +
+            "x${"%.2f".format(f.switches / k.switches)} | " +
+            "${"%.2f".format(f.hopIn + f.hopBack)} vs ${"%.2f".format(k.hopIn + k.hopBack)} |\n")
     }
     println()
     println(header)
     println("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     print(rows)
     println()
-    println("| blocking call | Forage calls/s vs kotlinx | threads (Forage vs kotlinx) | context switches per call | hops per call (Forage vs kotlinx) |")
+    println("| blocking call | Forage calls/s vs kotlinx | threads (Forage vs kotlinx) | context switches per call " +
+        "| hops per call (Forage vs kotlinx) |")
     println("| --- | ---: | ---: | ---: | ---: |")
     print(ratios)
 }
