@@ -186,8 +186,10 @@ final class CallerRunner implements Runner {
         }
         while (true) {
             runUntilIdle();
-            if (registry.lifecycle.submissionsInFlight()) {
-                Thread.yield(); // an outside submission passed the shutdown check and is about to push
+            if (registry.lifecycle.submissionsInFlight() || !registry.injector.isClosed()) {
+                // A timer scheduled from outside passed the shutdown check and is about to queue, or the shutting
+                // down thread is about to close the injector (until then an outside execute is accepted).
+                Thread.yield();
                 continue;
             }
             if (isDrained() || registry.clock.nanoTime() - deadline >= 0) {
@@ -296,7 +298,8 @@ final class CallerRunner implements Runner {
 
     private boolean isDrained() {
         Lifecycle life = registry.lifecycle;
-        return life.isShutdown() && !life.submissionsInFlight() && registry.injector.isEmpty()
+        // Closed, not only shut down: between the SHUTDOWN bit and the close, an outside execute is still accepted.
+        return registry.injector.isClosed() && !life.submissionsInFlight() && registry.injector.isEmpty()
                 && worker.deque.isEmpty() && registry.timers.isEmpty();
     }
 

@@ -17,12 +17,18 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * <p>An index counts slots shifted left by one; the last offset of each block ({@code blockSize - 1}) is never a
  * slot: an index there means "the thread that took the block's last slot is installing the next block", and
  * other threads wait for it. Bit 0 of the head index says the head's block has a successor (the tail is beyond
- * it), so consumers in a full block skip reading the tail.
+ * it), so consumers in a full block skip reading the tail. Bit 0 of the tail index says the injector is
+ * {@linkplain #close() closed} to outside submissions (crossbeam-channel's mark bit, which disconnects its list
+ * channel the same way): the claim CAS of an outside push compares the whole word, so a push either claimed its
+ * slot before the close, and the pool's drain finds the job, or sees the bit and is refused. That one CAS is the
+ * outside submission's whole admission check: no counter of submissions in flight for shutdown to wait out.
  *
  * <p>The sleep protocol's fence pair (see {@code docs/sleep.md}, "PushFence and SleepFence", and the jcstress
  * test {@code InjectorVsSleeper}) relies on two accesses being volatile: {@link #push} claims its slot with a CAS
  * on the tail index (a volatile write) before it returns, and {@link #isEmpty()} reads the head index and then the
- * tail index with volatile reads. A job whose push's CAS comes before {@code isEmpty} in the synchronization order
+ * tail index with volatile reads. The job itself is written into its slot with a release store, not a volatile
+ * one: consumers find the slot through the claimed tail and wait for the job (its acquire read), so no reader
+ * needs that store ordered before the pusher's next load, and on x86 a volatile store costs a full fence. A job whose push's CAS comes before {@code isEmpty} in the synchronization order
  * is seen: the tail read is at least past it, and the head read before it cannot be past it.
  *
  * <p>Unlike crossbeam, blocks are never freed by hand: once both indices have moved past a block nothing refers
@@ -32,7 +38,16 @@ final class Injector extends InjectorTail {
     /** Slots per block plus the one "installing" offset. Crossbeam uses 32; a power of two keeps {@code &}. */
     static final int DEFAULT_BLOCK_SIZE = 64;
     static final int SHIFT = 1;
+    /** Bit 0 of the head index: the head's block has a successor. */
     static final long HAS_NEXT = 1L;
+    /** Bit 0 of the tail index: closed to outside pushes ({@link #close}). */
+    static final long CLOSED = 1L;
+    /** {@link #pushFromOutside}: the injector is closed, the job was not queued. */
+    static final int REJECTED = -1;
+    /** {@link #pushFromOutside}: queued behind other jobs. */
+    static final int QUEUED = 0;
+    /** {@link #pushFromOutside}: queued, and the queue looked empty before it ({@link #push}'s hint). */
+    static final int QUEUED_TO_EMPTY = 1;
     /** Spins on a slot or a block link before yielding the core; the wait is for a thread mid-push. */
     private static final int SPINS_BEFORE_YIELD = 64;
 
@@ -61,11 +76,26 @@ final class Injector extends InjectorTail {
      * another producer but not yet written also counts as taken: a hint, not a fact.
      */
     public boolean push(Runnable job) {
+        return claimAndWrite(job, false) == QUEUED_TO_EMPTY;
+    }
+
+    /**
+     * Any thread. {@link #push}, unless the injector is {@linkplain #close() closed}: then nothing is queued and
+     * the answer is {@link #REJECTED}; otherwise {@link #QUEUED_TO_EMPTY} or {@link #QUEUED} (the hint).
+     */
+    public int pushFromOutside(Runnable job) {
+        return claimAndWrite(job, true);
+    }
+
+    private int claimAndWrite(Runnable job, boolean refuseWhenClosed) {
         long tail = tailIndex;
         Block block = tailBlock;
         Block next = null;
         int waits = 0;
         while (true) {
+            if (refuseWhenClosed && (tail & CLOSED) != 0) {
+                return REJECTED;
+            }
             int offset = offset(tail);
             if (offset == lastOffset) {
                 // The thread that took the block's last slot is installing the next block: wait for it.
@@ -87,12 +117,15 @@ final class Injector extends InjectorTail {
                     tailIndex = newTail + (1L << SHIFT);
                     block.next = next;
                 }
-                block.slots.set(offset, job);
+                block.slots.lazySet(offset, job); // release: see the class comment
+                boolean wasEmpty;
                 if (offset == 0) {
                     // The previous slot is in the previous block: ask the head instead (once per block).
-                    return headIndex >> SHIFT >= tail >> SHIFT;
+                    wasEmpty = headIndex >> SHIFT >= tail >> SHIFT;
+                } else {
+                    wasEmpty = block.slots.get(offset - 1) == null;
                 }
-                return block.slots.get(offset - 1) == null;
+                return wasEmpty ? QUEUED_TO_EMPTY : QUEUED;
             }
             tail = tailIndex;
             block = tailBlock;
@@ -151,6 +184,35 @@ final class Injector extends InjectorTail {
         long head = headIndex;
         long tail = tailIndex;
         return head >> SHIFT == tail >> SHIFT;
+    }
+
+    /**
+     * Any thread. Closes the injector to {@link #pushFromOutside}: once this returns, every outside push that
+     * was not refused has claimed its slot, so its job is counted by {@link #isEmpty()}. Workers' own pushes
+     * ({@link #push}) are still queued: a job that runs during the drain may submit more. Idempotent.
+     */
+    public void close() {
+        int waits = 0;
+        while (true) {
+            long tail = tailIndex;
+            if ((tail & CLOSED) != 0) {
+                return;
+            }
+            if (offset(tail) == lastOffset) {
+                // A push is installing the next block and will write the tail with a plain store: wait for it, so
+                // that store cannot overwrite the bit.
+                waits = pause(waits);
+                continue;
+            }
+            if (TAIL_INDEX.compareAndSet(this, tail, tail | CLOSED)) {
+                return;
+            }
+        }
+    }
+
+    /** Any thread. Whether {@link #close()} has run (or is about to return). */
+    public boolean isClosed() {
+        return (tailIndex & CLOSED) != 0;
     }
 
     /**

@@ -9,24 +9,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * One pool's life: running, shut down, terminated. Every face (the pool, its executors, its dispatchers) reads
  * the state from here, so they all tell the same story whichever face closed the pool.
  *
- * <p>Admission: {@link #control} packs a SHUTDOWN bit with the number of outside submissions in flight. An
- * outside submission {@linkplain #enter() enters} (increments), checks the bit, pushes, and {@linkplain #exit()
- * exits}; shutdown sets the bit. A worker retires only once the bit is set, no submission is in flight, and a
- * full search found nothing, so an accepted job is never stranded: a submission that saw the bit clear is
- * counted until its push is visible.
+ * <p>Admission. An outside {@code execute} is admitted by the injector itself: shutdown {@linkplain
+ * Injector#close() closes} it, and the push's claim CAS either comes before the close (the job is in the queue
+ * the drain empties) or sees it and is refused; one CAS per submission, the one the push makes anyway. Other
+ * outside submissions (timers) go through {@link #control}, which packs a SHUTDOWN bit with the number of them in
+ * flight: such a submission {@linkplain #enter() enters} (increments), checks the bit, queues, and
+ * {@linkplain #exit() exits}. Shutdown sets the bit, then closes the injector. A worker retires only once both
+ * are done, no submission is in flight, and a full search found nothing, so an accepted job is never stranded.
  */
 final class Lifecycle {
     private static final long SHUTDOWN = 1L << 62;
 
     private final String poolName;
-    /** Padded: every outside submission writes it twice. */
+    private final Injector injector;
+    /** Padded: every timer scheduled from outside writes it twice. */
     private final PaddedAtomicLong control = new PaddedAtomicLong();
     private final LockLatch terminated = new LockLatch();
     /** {@link ForagePool#whenShutdown} actions not run yet. */
     private final CopyOnWriteArrayList<Runnable> shutdownActions = new CopyOnWriteArrayList<>();
 
-    Lifecycle(String poolName) {
+    Lifecycle(String poolName, Injector injector) {
         this.poolName = poolName;
+        this.injector = injector;
     }
 
     /**
@@ -50,17 +54,24 @@ final class Lifecycle {
         return (control.get() & ~SHUTDOWN) != 0;
     }
 
-    /** Sets the SHUTDOWN bit; true for the one call that set it. */
+    /**
+     * Sets the SHUTDOWN bit and closes the injector; true for the one call that set the bit. Every call closes
+     * (idempotent), so no caller returns while an outside {@code execute} could still be accepted.
+     */
     boolean startShutdown() {
+        boolean first = false;
         while (true) {
             long c = control.get();
             if ((c & SHUTDOWN) != 0) {
-                return false;
+                break;
             }
             if (control.compareAndSet(c, c | SHUTDOWN)) {
-                return true;
+                first = true;
+                break;
             }
         }
+        injector.close();
+        return first;
     }
 
     /**
@@ -113,6 +124,7 @@ final class Lifecycle {
     /** Shut down before it started: the pool never ran and must not look alive. */
     void abortStart() {
         control.set(SHUTDOWN);
+        injector.close();
         terminated.set();
     }
 

@@ -50,7 +50,7 @@ final class Registry implements PoolProbe {
         this.name = name;
         this.clock = clock;
         this.handler = handler;
-        this.lifecycle = new Lifecycle(name);
+        this.lifecycle = new Lifecycle(name, injector);
         int core = Math.max(threads, 1);
         // A pool that callers run has no threads to compensate with: a blocking section just blocks its caller.
         int extra = threads == 0 ? 0 : maxBlocking;
@@ -160,16 +160,17 @@ final class Registry implements PoolProbe {
     }
 
     /**
-     * From a thread that is not one of our workers: the admission check, then the push. A live worker of ours
-     * drains the injector before it retires, so its own pushes need no check.
+     * From a thread that is not one of our workers: a push that the closed injector refuses after shutdown
+     * ({@link Lifecycle}, "Admission"). A live worker of ours drains the injector before it retires, so its own
+     * pushes are never refused.
      */
     private void injectFromOutside(Runnable job) {
-        lifecycle.enter(job);
-        try {
-            pushInjected(job);
-        } finally {
-            lifecycle.exit();
+        int pushed = injector.pushFromOutside(job);
+        if (pushed == Injector.REJECTED) {
+            throw lifecycle.rejected(job);
         }
+        // I1 done (the push's claim CAS); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
+        sleep.newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
     }
 
     private void pushInjected(Runnable job) {

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Model checking: the injector is a linearizable FIFO queue, any thread pushing, polling, and asking
- * {@code isEmpty} (the read the sleep protocol's final check relies on).
+ * {@code isEmpty} (the read the sleep protocol's final check relies on); and a closable one: once {@code close}
+ * has taken effect, outside pushes are refused and workers' pushes still queue (shutdown's admission).
  */
 @Param(name = "job", gen = IntGen.class, conf = "1:50")
 @Watchdog.Budget(seconds = 180)
@@ -33,6 +34,16 @@ public class InjectorLincheckTest {
     }
 
     @Operation
+    public boolean pushFromOutside(@Param(name = "job") int job) {
+        return injector.pushFromOutside(new Job(job)) != Injector.REJECTED;
+    }
+
+    @Operation
+    public void close() {
+        injector.close();
+    }
+
+    @Operation
     public Integer poll() {
         Runnable r = injector.poll();
         return r == null ? null : Job.idOf(r);
@@ -46,9 +57,22 @@ public class InjectorLincheckTest {
     /** The sequential specification. */
     public static final class Spec {
         private final ArrayDeque<Integer> jobs = new ArrayDeque<>();
+        private boolean closed;
 
         public void push(int job) {
             jobs.addLast(job);
+        }
+
+        public boolean pushFromOutside(int job) {
+            if (closed) {
+                return false;
+            }
+            jobs.addLast(job);
+            return true;
+        }
+
+        public void close() {
+            closed = true;
         }
 
         public Integer poll() {
@@ -81,6 +105,14 @@ public class InjectorLincheckTest {
                         List.of(S.call("poll"), S.call("push", 3)),
                         List.of(S.call("push", 2), S.call("isEmpty"))),
                 List.of(S.call("poll"), S.call("poll"))));
+        // Shutdown's admission: the close races two outside pushes and a worker's, then a look, as the drain does.
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1)),
+                List.of(
+                        List.of(S.call("pushFromOutside", 2), S.call("pushFromOutside", 3)),
+                        List.of(S.call("close"), S.call("isEmpty")),
+                        List.of(S.call("poll"), S.call("push", 4))),
+                List.of(S.call("poll"), S.call("poll"), S.call("pushFromOutside", 5))));
         options.check(getClass());
     }
 

@@ -45,6 +45,55 @@ class ShutdownTest {
         assertEquals(List.of(), Pools.liveThreadsOf(pool), "pool threads alive after awaitTermination");
     }
 
+    /**
+     * Outside submitters race the shutdown: each job is either accepted, and then runs, or rejected; none is
+     * accepted and dropped. The admission is the injector's claim CAS against its close (jcstress
+     * {@code InjectorCloseVsPush}); here through the whole pool, with the workers draining while it closes.
+     */
+    @Test
+    void submissionsRacingShutdownEitherRunOrAreRejected() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            ForagePool pool = Pools.pool(2);
+            AtomicInteger ran = new AtomicInteger();
+            int submitters = 3;
+            AtomicInteger[] accepted = new AtomicInteger[submitters];
+            CountDownLatch started = new CountDownLatch(submitters);
+            AtomicInteger rejected = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < submitters; t++) {
+                AtomicInteger mine = accepted[t] = new AtomicInteger();
+                Thread thread = new Thread(() -> {
+                    try {
+                        // Bounded, so that a pool that never rejects fails the test instead of filling the heap.
+                        while (mine.get() < 5_000_000) {
+                            pool.execute(ran::incrementAndGet);
+                            if (mine.incrementAndGet() == 1_000) {
+                                started.countDown();
+                            }
+                        }
+                    } catch (RejectedExecutionException expected) {
+                        rejected.incrementAndGet(); // the pool is shut down: this submitter is done
+                    }
+                });
+                thread.setDaemon(true);
+                threads.add(thread);
+                thread.start();
+            }
+            started.await();
+            pool.shutdown();
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            assertEquals(submitters, rejected.get(), "round " + round + ": submitters accepted after shutdown");
+            assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS), "did not terminate: " + pool.statistics());
+            int total = 0;
+            for (AtomicInteger a : accepted) {
+                total += a.get();
+            }
+            assertEquals(total, ran.get(), "round " + round + ": accepted jobs that did not run (or ran twice)");
+        }
+    }
+
     @Test
     void outsideSubmissionsAfterShutdownAreRejectedWithAClearMessage() throws Exception {
         ForagePool pool = Pools.pool(2);
