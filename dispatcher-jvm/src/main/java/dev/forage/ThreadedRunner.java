@@ -293,7 +293,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     }
 
     /**
-     * After shutdown: run every job that can still be found, wait out submissions in flight, and retire. The
+     * After shutdown: run every job that can still be found, wait out timer submissions in flight, and retire. The
      * last worker stays while timers are pending and fires them at their deadlines.
      */
     private void drainAndRetire(Worker w) {
@@ -332,8 +332,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     }
 
     /**
-     * After shutdown, on any thread of the pool: runs every job {@code w} can still find and waits out outside
-     * submissions in flight. An extra thread does it too before it ends, because the jobs it pushed or injected
+     * After shutdown, on any thread of the pool: runs every job {@code w} can still find and waits out timers
+     * scheduled from outside that are in flight (outside {@code execute}s need no wait: the injector is closed). An extra thread does it too before it ends, because the jobs it pushed or injected
      * may have no other live thread to run them.
      */
     private void drain(Worker w) {
