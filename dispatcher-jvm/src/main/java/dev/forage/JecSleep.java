@@ -22,6 +22,7 @@ final class JecSleep implements Sleep {
     private final int roundsUntilSleeping;
     private final int wakeOnWorkFound;
     private final long napNanos;
+    private final long loneJobPauseNanos;
     private final PoolProbe probe;
 
     public JecSleep(int threads, PoolProbe probe) {
@@ -53,6 +54,12 @@ final class JecSleep implements Sleep {
     }
 
     JecSleep(Parker[] parkers, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, PoolProbe probe) {
+        this(parkers, roundsUntilSleepy, wakeOnWorkFound, napNanos, Tuning.LONE_JOB_PAUSE_NANOS, probe);
+    }
+
+    /** {@code loneJobPauseNanos}: the pause after leaving a lone job ({@link #leftLoneJob}); 0 yields instead. */
+    JecSleep(Parker[] parkers, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, long loneJobPauseNanos,
+            PoolProbe probe) {
         int threads = parkers.length;
         if (probe == null) {
             throw new NullPointerException("JecSleep needs the pool's probe");
@@ -75,6 +82,11 @@ final class JecSleep implements Sleep {
             throw new IllegalArgumentException("napNanos " + napNanos + " is negative; allowed: 0 (no nap) or more");
         }
         this.napNanos = napNanos;
+        if (loneJobPauseNanos < 0) {
+            throw new IllegalArgumentException("loneJobPauseNanos " + loneJobPauseNanos
+                    + " is negative; allowed: 0 (a yield instead) or more");
+        }
+        this.loneJobPauseNanos = loneJobPauseNanos;
     }
 
     @Override
@@ -137,7 +149,7 @@ final class JecSleep implements Sleep {
             // during it.
             idle.napped = true;
             context.counters().nap();
-            nap(idle.workerIndex, latch);
+            nap(idle.workerIndex, latch, napNanos, true);
         } else if (sleep(idle, latch, context)) {
             // Work was posted since we got sleepy (S2 below), so we search again. When one busy worker keeps
             // posting jobs that it pops itself (a chain of single jobs, a ping-pong), every post moves the JEC,
@@ -156,27 +168,48 @@ final class JecSleep implements Sleep {
      * A bounded park as an idle worker, through the latch's sleepy states so that a latch set during the nap
      * unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napping} and then CAS the latch to
      * SLEEPING; a setter swaps in SET and then reads {@code napping}. Volatile accesses are totally ordered, so
-     * either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread.
+     * either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread. With
+     * {@code endedByPileUp}, the nap is also counted in {@code nappers}, so that a post to a queue that already
+     * held jobs ends it ({@link #wakeNapper}).
      */
-    private void nap(int index, CoreLatch latch) {
+    private void nap(int index, CoreLatch latch, long nanos, boolean endedByPileUp) {
         WorkerSleepState state = workers[index];
         state.lastNapParkNanos = -1L;
         if (!latch.getSleepy()) {
             return; // SET: the worker loop will see it
         }
         state.parker.bindCurrentThread();
+        state.napEndsOnPileUp = endedByPileUp;
         state.napping = true;
-        nappers.getAndIncrement();
+        if (endedByPileUp) {
+            nappers.getAndIncrement();
+        }
         if (latch.fallAsleep()) {
             // An interrupt (shutdownNow) makes this return at once; it stays set for the sleep that follows,
             // which absorbs it (block).
             long start = System.nanoTime();
-            state.parker.park(napNanos);
+            state.parker.park(nanos);
             state.lastNapParkNanos = System.nanoTime() - start;
             latch.wakeUp();
         }
-        nappers.getAndDecrement();
+        if (endedByPileUp) {
+            nappers.getAndDecrement();
+        }
         state.napping = false;
+    }
+
+    /**
+     * The lone-job pause (docs/sleep.md section 4.6): a nap of {@code loneJobPauseNanos} that a latch set ends
+     * at once, as any nap, but that no post ends: the jobs a busy neighbour pushes meanwhile are what the pause
+     * waits for, so that the next search takes the oldest of several instead of each one as it is pushed.
+     */
+    @Override
+    public void leftLoneJob(IdleState idle, CoreLatch latch) {
+        if (loneJobPauseNanos == 0) {
+            Thread.yield();
+            return;
+        }
+        nap(idle.workerIndex, latch, loneJobPauseNanos, false);
     }
 
     /**
@@ -186,7 +219,8 @@ final class JecSleep implements Sleep {
      */
     private void wakeNapper() {
         for (WorkerSleepState state : workers) {
-            if (unparkNapper(state)) {
+            if (state.napping && state.napEndsOnPileUp) {
+                state.parker.unpark();
                 return;
             }
         }
@@ -427,6 +461,11 @@ final class JecSleep implements Sleep {
      */
     long lastNapParkNanos(int index) {
         return workers[index].lastNapParkNanos;
+    }
+
+    /** Test hook: workers in a nap that jobs piling up end (not counting lone-job pauses). */
+    long nappers() {
+        return nappers.get();
     }
 
     /** Test hook: the counters word. */

@@ -78,6 +78,11 @@ final class SearchCapSleep implements Sleep {
     }
 
     @Override
+    public void leftLoneJob(IdleState idle, CoreLatch latch) {
+        jec.leftLoneJob(idle, latch);
+    }
+
+    @Override
     public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
         int i = idle.workerIndex;
         if (idle.rounds >= roundsUntilSleepy) {

@@ -32,6 +32,13 @@ interface Sleep extends SleepWaker {
     /** A full search found nothing. May spin, yield or block; returns to let the worker search again. */
     void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context);
 
+    /**
+     * A full search found nothing but a neighbour's lone job, which it left to its owner (the lone-job rule,
+     * {@code docs/sleep.md} section 4.6). Pauses briefly without blocking for good, counted idle, and returns
+     * early if the latch is set; the next search takes the job if it is still there.
+     */
+    void leftLoneJob(IdleState idle, CoreLatch latch);
+
     /** {@code count} jobs were pushed to a worker's own deque, which held jobs before iff {@code !queueWasEmpty}. */
     void newInternalJobs(int count, boolean queueWasEmpty);
 

@@ -68,6 +68,12 @@ final class SleepyWorkerSleep implements Sleep {
         counts.stopLooking();
     }
 
+    /** The baseline keeps the one yield that the lone-job rule had before the JEC protocol's pause. */
+    @Override
+    public void leftLoneJob(IdleState idle, CoreLatch latch) {
+        Thread.yield();
+    }
+
     @Override
     public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
         IdleCounts.countUselessWakeUp(idle, context);

@@ -53,6 +53,11 @@ final class SpinForWork implements Sleep {
     }
 
     @Override
+    public void leftLoneJob(IdleState idle, CoreLatch latch) {
+        inner.leftLoneJob(idle, latch);
+    }
+
+    @Override
     public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
         int i = idle.workerIndex;
         if (phase[i] != DONE) {

@@ -45,6 +45,22 @@ final class Tuning {
     public static final int NAP_NANOS = intProperty("forage.napNanos", 20_000, 0, 1_000_000);
 
     /**
+     * The lone-job pause: how long an idle worker that left a neighbour's only job to its owner (the lone-job
+     * rule), beside a neighbour it saw producing, parks before it searches again, counted idle, not as a
+     * sleeper. A neighbour that keeps pushing jobs it does not pop (a coroutine launching children in a loop)
+     * has one job in its deque most of the time; a thief that came back at once took each job the moment it was
+     * pushed, and both threads then worked on the same cache lines of the user's data (the parent's list of
+     * children, which the producer appends to and each finishing child leaves). After a pause it finds several
+     * jobs and takes the oldest, a few dozen behind the producer: kotlinx's {@code Dispatchers.Default} gets the
+     * same distance from its 100 µs stealing resolution. A latch set during the pause ends it at once; a post
+     * does not. A lone job whose owner is busy waits at most one pause (plus the timer slack, as for
+     * {@link #NAP_NANOS}). Beside a chain (an owner that pops its own jobs) the worker yields once instead, and
+     * 0 makes it yield always. Speed only ({@code docs/sleep.md} section 4.6). Property
+     * {@code forage.loneJobPauseNanos}.
+     */
+    public static final int LONE_JOB_PAUSE_NANOS = intProperty("forage.loneJobPauseNanos", 20_000, 0, 1_000_000);
+
+    /**
      * Yield rounds (a full search, then {@link Thread#yield()}, counted idle) at the start of an idle spell that
      * follows two or more jobs taken from the injector, before the sleep strategy's first {@code noWorkFound}.
      * A worker draining a stream of outside submissions finds the injector empty between two pushes; if it slept

@@ -184,6 +184,11 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return n == 1 ? t : n <= 0 ? NO_JOBS : SEVERAL_JOBS;
     }
 
+    /** Any thread; a snapshot: the index of the oldest job if the deque holds any ({@code top}). */
+    public long oldestIndex() {
+        return top;
+    }
+
     /** Any thread; a snapshot that may be stale by the time it returns. */
     public boolean isEmpty() {
         return bottom - top <= 0;

@@ -155,9 +155,15 @@ final class Worker extends WorkerPad1 implements IdleContext {
                         return latch.probe();
                     }
                     if (leftLoneJob) {
-                        // We left a neighbour's only job to its owner. Never sleep on it: one yield, and the next
-                        // round takes it if it is still there (docs/sleep.md section 4.6).
-                        Thread.yield();
+                        // We left a neighbour's only job to its owner. Never sleep on it: the next round takes
+                        // it if it is still there. Beside a producer, a pause first, so that this worker falls
+                        // behind it instead of taking each job as it is pushed; otherwise one yield, which is
+                        // all a chain's owner needs to pop its job (docs/sleep.md section 4.6).
+                        if (leftJobFoundUnderMore) {
+                            sleep.leftLoneJob(idle, latch);
+                        } else {
+                            Thread.yield();
+                        }
                     } else if (streamRounds > 0) {
                         // Counted idle meanwhile, so the submitter's next push wakes nobody; the yield lets it run
                         // if it shares our CPU. Speed only: the strategy's first noWorkFound comes a few failed
@@ -357,7 +363,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * holds exactly one job is skipped unless this worker already saw that same job there in an earlier search
      * round: a worker that pushes one job and goes on to pop it (a chain of jobs, a ping-pong of two
      * coroutines) keeps it, instead of the job moving to another core on every hand-off. A job whose owner is
-     * busy or blocked waits at most one round: the caller yields instead of sleeping after leaving one.
+     * busy or blocked waits at most one round: the caller pauses briefly instead of sleeping after leaving one.
      */
     Runnable stealFromOthers(boolean mayLeaveLoneJobs) {
         leftLoneJob = false;
@@ -402,14 +408,25 @@ final class Worker extends WorkerPad1 implements IdleContext {
      */
     private boolean passOver(int victim, WorkDeque d) {
         long lone = d.loneJobIndex();
+        long left = leftLoneJobIndex[victim];
+        if (left >= 0 && lone != left) {
+            // The job we left here is gone (its owner popped it: a chain) or has company. Still the oldest of
+            // several means its owner pushed more instead of popping it: a producer, beside which the next
+            // lone job we leave is followed by a pause (waitUntil). One verdict per job left.
+            leftJobFoundUnderMore = lone == WorkDeque.SEVERAL_JOBS && d.oldestIndex() == left;
+            leftLoneJobIndex[victim] = -1L;
+        }
         if (lone == WorkDeque.NO_JOBS) {
             return true;
         }
         if (lone == WorkDeque.SEVERAL_JOBS) {
             return false;
         }
-        if (leftLoneJobIndex[victim] == lone && leftLoneJobRound[victim] != searchRound) {
-            return false; // it waited a whole round: its owner is busy elsewhere, take it
+        if (left == lone && leftLoneJobRound[victim] != searchRound) {
+            // It waited a whole round: its owner is busy elsewhere, take it. No verdict: a producer slower than
+            // our round looks the same as an owner busy with something else.
+            leftLoneJobIndex[victim] = -1L;
+            return false;
         }
         leftLoneJobIndex[victim] = lone;
         leftLoneJobRound[victim] = searchRound;

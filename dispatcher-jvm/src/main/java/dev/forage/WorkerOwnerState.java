@@ -27,6 +27,12 @@ abstract class WorkerOwnerState extends LeadingPad {
      * Written on every search, so it lives here, away from the line of {@code Worker.deque}.
      */
     boolean leftLoneJob;
+    /**
+     * Whether a lone job this worker left was, when it looked again, still the oldest of several: its owner
+     * pushed more instead of popping it, the signature of a producer. Then the next lone job left is followed by
+     * the sleep strategy's pause instead of a yield (docs/sleep.md section 4.6). Rewritten at every such look.
+     */
+    boolean leftJobFoundUnderMore;
     /** Set by every push; read and cleared by every {@code Worker.takeOwnJob}. */
     boolean pushedSinceTake;
     /**

@@ -32,6 +32,11 @@ final class WorkerSleepState {
      * worker not blocked unparks it.
      */
     volatile boolean napping;
+    /**
+     * Whether the current nap is one that jobs piling up end ({@code JecSleep.wakeNapper}); false for the
+     * lone-job pause. Written by the worker before {@link #napping}, read by posters after it.
+     */
+    boolean napEndsOnPileUp;
     /** The worker's own record of its last nap, for tests ({@code JecSleep.lastNapParkNanos}). */
     long lastNapParkNanos;
 

@@ -66,6 +66,42 @@ class LoneJobTest {
     }
 
     /**
+     * What became of a lone job left tells what its owner does (docs/sleep.md section 4.6): still the oldest of
+     * several means a producer, beside which the next lone job left is followed by the pause; popped by its owner
+     * means a chain, beside which it is followed by one yield; taken a round later, unchanged, tells nothing.
+     */
+    @Test
+    void aLoneJobFoundUnderMoreJobsMarksAProducerAndOnePoppedByItsOwnerAChain() throws Exception {
+        onHeldWorkers(pool -> {
+            Worker owner = pool.registry().workers[0];
+            Worker thief = pool.registry().workers[1];
+            Runnable job = () -> { };
+
+            owner.deque.push(job);
+            assertNull(thief.stealFromOthers(true), "a lone job: left");
+            assertFalse(thief.leftJobFoundUnderMore, "no verdict before the next look");
+            owner.deque.push(job);
+            owner.deque.push(job);
+            assertSame(job, thief.stealFromOthers(true), "the job left, now the oldest of three: taken at once");
+            assertTrue(thief.leftJobFoundUnderMore, "its owner pushed more instead of popping it: a producer");
+
+            assertSame(job, thief.stealFromOthers(true), "two left: the oldest taken at once");
+            assertNull(thief.stealFromOthers(true), "the last one is a lone job: left");
+            thief.searchRound++;
+            assertSame(job, thief.stealFromOthers(true), "still there a round later: taken");
+            assertTrue(thief.leftJobFoundUnderMore, "an owner that neither popped nor pushed gives no verdict");
+
+            owner.deque.push(job);
+            assertNull(thief.stealFromOthers(true), "a lone job: left");
+            assertSame(job, owner.deque.pop(), "its owner pops it, as in a chain of jobs");
+            owner.deque.push(job);
+            thief.searchRound++;
+            assertNull(thief.stealFromOthers(true), "the chain's next job, at a new index: a new lone job, left");
+            assertFalse(thief.leftJobFoundUnderMore, "the job left was popped by its owner: a chain");
+        });
+    }
+
+    /**
      * The first search of a worker just woken (docs/sleep.md sections 4.6 and 4.7): it takes a neighbour's lone job
      * at once, and it looks at the injector before the other deques, so an outside submission, the one wake-up
      * whose job is in no deque, is found without probing them. Stepped on held-back workers, as above: the test

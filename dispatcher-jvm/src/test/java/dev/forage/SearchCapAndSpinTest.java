@@ -53,6 +53,17 @@ class SearchCapAndSpinTest {
     }
 
     @Test
+    void aLoneJobPauseIsTheInnerStrategysEvenWhileSpinning() {
+        Recording inner = new Recording();
+        SpinForWork s = new SpinForWork(inner, 1, 60_000_000_000L, new TestProbe()); // a minute of spinning
+        FakeWorker w = new FakeWorker(s, 0);
+        w.startLooking();
+        w.leftLoneJob();
+        assertEquals(1, inner.leftLoneJob.get(), "the pause after leaving a lone job is the inner strategy's");
+        assertEquals(0, inner.noWorkFound.get(), "and is not a failed search");
+    }
+
+    @Test
     void afterTheSpinTimeTheInnerStrategyTakesOver() {
         Recording inner = new Recording();
         TestProbe probe = new TestProbe();
@@ -75,6 +86,7 @@ class SearchCapAndSpinTest {
     /** Counts the calls that reach it; never blocks. */
     private static final class Recording implements Sleep {
         final AtomicInteger noWorkFound = new AtomicInteger();
+        final AtomicInteger leftLoneJob = new AtomicInteger();
         private final JecSleep jec = new JecSleep(1, new TestProbe());
 
         @Override
@@ -90,6 +102,11 @@ class SearchCapAndSpinTest {
         @Override
         public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
             noWorkFound.incrementAndGet();
+        }
+
+        @Override
+        public void leftLoneJob(IdleState idle, CoreLatch latch) {
+            leftLoneJob.incrementAndGet();
         }
 
         @Override
