@@ -34,8 +34,9 @@ interface Sleep extends SleepWaker {
 
     /**
      * A full search found nothing but a neighbour's lone job, which it left to its owner (the lone-job rule,
-     * {@code docs/sleep.md} section 4.6). Pauses briefly without blocking for good, counted idle, and returns
-     * early if the latch is set; the next search takes the job if it is still there.
+     * {@code docs/sleep.md} section 4.6), and that neighbour was seen producing (the worker loop yields instead
+     * beside a chain). Pauses briefly without blocking for good, counted idle, and returns early if the latch is
+     * set; the next search takes the job if it is still there.
      */
     void leftLoneJob(IdleState idle, CoreLatch latch);
 

@@ -363,7 +363,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * holds exactly one job is skipped unless this worker already saw that same job there in an earlier search
      * round: a worker that pushes one job and goes on to pop it (a chain of jobs, a ping-pong of two
      * coroutines) keeps it, instead of the job moving to another core on every hand-off. A job whose owner is
-     * busy or blocked waits at most one round: the caller pauses briefly instead of sleeping after leaving one.
+     * busy or blocked waits at most one round: the caller yields or pauses instead of sleeping after leaving one.
      */
     Runnable stealFromOthers(boolean mayLeaveLoneJobs) {
         leftLoneJob = false;

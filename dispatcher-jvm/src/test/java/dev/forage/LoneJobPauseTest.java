@@ -32,15 +32,7 @@ class LoneJobPauseTest {
     void thePauseIsAnIdleParkThatPostsDoNotEndAndALatchSetDoes() throws Exception {
         JecSleep sleep = new JecSleep(parkers, 0, 0, Tuning.NAP_NANOS, LONG_PAUSE, probe);
         SpinLatch latch = new SpinLatch(sleep, 0);
-        IdleState idle = sleep.startLooking(0);
-        Thread pauser = new Thread(() -> {
-            while (!latch.probe()) {
-                sleep.leftLoneJob(idle, latch);
-            }
-            sleep.workFound(idle);
-        }, "pauser");
-        pauser.start();
-        Poll.until("worker 0 pauses", () -> pauser.getState() == Thread.State.TIMED_WAITING, sleep::toString);
+        Thread pauser = startPauser(sleep, latch);
 
         assertEquals(0, sleep.sleepingThreads(), "a pause is not a sleep: posts find nobody to wake");
         assertEquals(1, sleep.idleThreads(), "a pausing worker stays counted as idle");
@@ -62,15 +54,7 @@ class LoneJobPauseTest {
         // must reach the napper, not the pausing worker that sits first in the array.
         JecSleep sleep = new JecSleep(parkers, 0, 0, LONG_PAUSE, LONG_PAUSE, probe);
         SpinLatch pauseLatch = new SpinLatch(sleep, 0);
-        IdleState pauseIdle = sleep.startLooking(0);
-        Thread pauser = new Thread(() -> {
-            while (!pauseLatch.probe()) {
-                sleep.leftLoneJob(pauseIdle, pauseLatch);
-            }
-            sleep.workFound(pauseIdle);
-        }, "pauser");
-        pauser.start();
-        Poll.until("worker 0 pauses", () -> pauser.getState() == Thread.State.TIMED_WAITING, sleep::toString);
+        Thread pauser = startPauser(sleep, pauseLatch);
 
         SpinLatch napLatch = new SpinLatch(sleep, 1);
         IdleState napIdle = sleep.startLooking(1);
@@ -113,6 +97,23 @@ class LoneJobPauseTest {
                 () -> new JecSleep(parkers, 0, 0, Tuning.NAP_NANOS, -1L, probe));
         assertTrue(e.getMessage().contains("loneJobPauseNanos -1") && e.getMessage().contains("allowed"),
                 e.getMessage());
+    }
+
+    /**
+     * Worker 0 leaves lone jobs and pauses, on a thread of its own, until {@code latch} is set; returns once it
+     * is parked in its first pause.
+     */
+    private static Thread startPauser(JecSleep sleep, SpinLatch latch) {
+        IdleState idle = sleep.startLooking(0);
+        Thread pauser = new Thread(() -> {
+            while (!latch.probe()) {
+                sleep.leftLoneJob(idle, latch);
+            }
+            sleep.workFound(idle);
+        }, "pauser");
+        pauser.start();
+        Poll.until("worker 0 pauses", () -> pauser.getState() == Thread.State.TIMED_WAITING, sleep::toString);
+        return pauser;
     }
 
     /** A {@link ThreadParker} that counts its unparks and remembers who parked. */
