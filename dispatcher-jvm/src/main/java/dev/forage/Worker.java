@@ -424,7 +424,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
         }
         if (left == lone && leftLoneJobRound[victim] != searchRound) {
             // It waited a whole round: its owner is busy elsewhere, take it. No verdict: a producer slower than
-            // our round looks the same as an owner busy with something else.
+            // our round looks the same as an owner busy with something else. Forgotten, so that the next look
+            // does not read this job's absence as its owner's pop.
             leftLoneJobIndex[victim] = -1L;
             return false;
         }
