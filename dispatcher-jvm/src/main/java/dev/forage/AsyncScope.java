@@ -5,37 +5,40 @@ package dev.forage;
  * {@link CountLatch} whose inner latch is this object, so the last job to finish calls the listener. Nobody waits
  * on this latch, so {@link #probe()} only serves the latch contract.
  */
-final class AsyncScope<T> implements Latch, Runnable {
+final class AsyncScope<T> extends Scope.Member implements Latch {
     private final ScopeBody<T> body;
     private final ScopeListener<? super T> listener;
-    private final CountLatch count = new CountLatch(this); // starts at one: the body's own count
-    private final Scope scope;
     private volatile boolean ended;
     /** Written by the body before its count is released; read after the last release. */
     private T result;
 
     AsyncScope(Registry registry, ScopeBody<T> body, ScopeListener<? super T> listener) {
+        // The scope's count latch starts at one, the body's own count; its inner latch is this object.
+        super(new Scope(registry, null));
         this.body = body;
         this.listener = listener;
-        this.scope = new Scope(registry, count);
+        scope.bindLatch(new CountLatch(this));
     }
 
-    /** Runs the body, then releases its count. */
+    /** Runs the body; {@link Scope.Member#run()} then releases its count. */
     @Override
-    public void run() {
-        try {
-            result = body.run(scope);
-        } catch (Throwable t) {
-            scope.recordFailure(t);
-        }
-        count.set();
+    void body() {
+        result = body.run(scope);
     }
 
-    /** The last count was released: the scope has ended. */
+    /** The last count was released: the scope has ended. The listener is called once, even on a retry. */
     @Override
     public void set() {
+        if (ended) {
+            return;
+        }
         ended = true;
         listener.scopeEnded(result, scope.failure());
+    }
+
+    @Override
+    public void setAndWake() {
+        set(); // nobody sleeps on this latch: the listener is the wake-up
     }
 
     @Override

@@ -30,7 +30,7 @@ final class CallerRunner implements Runner {
 
     CallerRunner(Registry registry) {
         this.registry = registry;
-        this.shutdownLatch = new CallerLatch(this, registry.sleep);
+        this.shutdownLatch = new CallerLatch(this, registry);
     }
 
     @Override
@@ -51,7 +51,7 @@ final class CallerRunner implements Runner {
     /** A latch owned by the pool's worker whose {@code set} also wakes threads waiting to drive. */
     @Override
     public SpinLatch newLatch(Worker owner) {
-        return new CallerLatch(this, registry.sleep);
+        return new CallerLatch(this, registry);
     }
 
     /**
@@ -199,7 +199,7 @@ final class CallerRunner implements Runner {
             // sleeping until the earliest timer, and come back at the deadline at the latest.
             long next = registry.timers.earliestDeadline();
             long until = next != TimerQueue.NO_DEADLINE && next - deadline < 0 ? next : deadline;
-            worker.waitUntil(new SpinLatch(registry.sleep, worker.index), until);
+            worker.waitUntil(new SpinLatch(registry, worker.index), until);
         }
     }
 
@@ -318,11 +318,23 @@ final class CallerRunner implements Runner {
             super.set();
             r.latchSet();
         }
+
+        @Override
+        public void setAndWake() {
+            CallerRunner r = runner;
+            super.setAndWake();
+            r.latchSet();
+        }
     }
 
     @Override
     public void enterBlocking(Worker w) {
         // No threads to compensate with: the section blocks the caller, which is the pool's only thread anyway.
+    }
+
+    @Override
+    public boolean enterBlockingWithStandIn(Worker w) {
+        return false; // no other thread: the caller is the pool's only one
     }
 
     @Override

@@ -71,6 +71,24 @@ final class Compensation {
         }
     }
 
+    /**
+     * {@link #enter}, but only if a stand-in runs for the section: true then; false, with nothing entered, if
+     * {@code w} is in a section already (no stand-in is due for a nested one) or no slot could be activated.
+     */
+    boolean enterWithStandIn(Worker w) {
+        if (w.blockingDepth > 0) {
+            return false;
+        }
+        w.blockingDepth = 1;
+        if (blockedOne()) {
+            w.counters.blockingSection();
+            w.counters.compensation();
+            return true;
+        }
+        exit(w);
+        return false;
+    }
+
     /** A worker's outermost section begins: count it and activate a slot if one is due; true if one was. */
     synchronized boolean blockedOne() {
         blocked++;
@@ -112,7 +130,7 @@ final class Compensation {
         }
         // active < slots.length, so some slot is not ACTIVE.
         int previous = chosen.state;
-        chosen.release = new SpinLatch(registry.sleep, chosen.worker.index);
+        chosen.release = new SpinLatch(registry, chosen.worker.index);
         chosen.state = ACTIVE;
         active++;
         registry.raiseSlotsInUse(chosen.worker.index + 1);

@@ -37,9 +37,24 @@ final class CountLatch implements Latch {
     /** One job finished; the last one sets the inner latch. */
     @Override
     public void set() {
-        if (COUNT.decrementAndGet(this) == 0) {
+        if (countDown()) {
             inner.set();
         }
+    }
+
+    /**
+     * One job finished: true for the last one, which must then set {@link #inner()}. The one atomic decrement
+     * comes after every call this method makes, so a throwable that cuts it short (a job's completion that ran
+     * out of stack, {@link WaitedJob}) either left the count alone or came after it changed.
+     */
+    boolean countDown() {
+        return COUNT.decrementAndGet(this) == 0;
+    }
+
+    /** Only for the job whose {@link #countDown()} was the last: its recovery sets and wakes the inner latch. */
+    @Override
+    public void setAndWake() {
+        inner.setAndWake();
     }
 
     @Override

@@ -381,7 +381,7 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     private <T> T scopeOnWorker(Worker w, ScopeBody<T> body) {
-        SpinLatch done = new SpinLatch(registry.sleep, w.index);
+        SpinLatch done = new SpinLatch(registry, w.index);
         CountLatch count = new CountLatch(done);
         Scope scope = new Scope(registry, count);
         T result = null;

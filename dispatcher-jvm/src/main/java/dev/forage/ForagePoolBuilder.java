@@ -33,19 +33,21 @@ public final class ForagePoolBuilder {
 
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
 
-    private int threads = Runtime.getRuntime().availableProcessors();
-    private String name;
-    private boolean daemon = true;
-    private ThreadFactory threadFactory;
-    private Thread.UncaughtExceptionHandler handler;
-    private SleepProtocol sleepProtocol = SleepProtocol.JEC;
+    int threads = Runtime.getRuntime().availableProcessors();
+    String name;
+    boolean daemon = true;
+    ThreadFactory threadFactory;
+    Thread.UncaughtExceptionHandler handler;
+    SleepProtocol sleepProtocol = SleepProtocol.JEC;
     /** Negative: the protocol's own default. */
-    private long spinForWorkNanos = -1L;
-    private Clock clock = Clock.SYSTEM;
+    long spinForWorkNanos = -1L;
+    Clock clock = Clock.SYSTEM;
     /** Negative: {@link #DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
     private int maxBlockingThreads = -1;
-    private long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
-    private boolean ioWorkers;
+    long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
+    boolean ioWorkers;
+    int maxHelpDepth = Tuning.MAX_HELP_DEPTH;
+    int fairnessInterval = Tuning.FAIRNESS_INTERVAL;
 
     ForagePoolBuilder() {
     }
@@ -217,6 +219,24 @@ public final class ForagePoolBuilder {
         return this;
     }
 
+    /** For tests: {@link Tuning#MAX_HELP_DEPTH} for this pool, so that a test can make the bound bite. */
+    ForagePoolBuilder maxHelpDepth(int depth) {
+        if (depth < 1) {
+            throw new IllegalArgumentException("maxHelpDepth must be >= 1, was " + depth);
+        }
+        this.maxHelpDepth = depth;
+        return this;
+    }
+
+    /** For tests: {@link Tuning#FAIRNESS_INTERVAL} for this pool. */
+    ForagePoolBuilder fairnessInterval(int jobs) {
+        if (jobs < 1) {
+            throw new IllegalArgumentException("fairnessInterval must be >= 1, was " + jobs);
+        }
+        this.fairnessInterval = jobs;
+        return this;
+    }
+
     /** Builds and starts the pool. */
     public ForagePool build() {
         return new ForagePool(buildRegistry(), false);
@@ -238,7 +258,6 @@ public final class ForagePoolBuilder {
             throw new IllegalArgumentException("threads (" + threads + ") plus maxBlockingThreads (" + maxBlocking
                     + ") must be at most " + MAX_THREADS);
         }
-        return new Registry(poolName, threads, sleepProtocol, spinForWorkNanos, threadFactory, daemon, handler,
-                clock, maxBlocking, blockingKeepAliveNanos, ioWorkers);
+        return new Registry(this, poolName, maxBlocking);
     }
 }

@@ -10,7 +10,7 @@ final class Join {
     }
 
     static <A, B> JoinResult<A, B> onWorker(Worker w, Computation<A> a, Computation<B> b) {
-        SpinLatch latchB = new SpinLatch(w.registry.sleep, w.index); // set by a thief of our own pool
+        SpinLatch latchB = new SpinLatch(w.registry, w.index); // set by a thief of our own pool
         StackJob<B> jobB = new StackJob<>(b, latchB);
         w.push(jobB);
         A resultA = null;
@@ -26,7 +26,7 @@ final class Join {
         // holds, the less a rare branch met late throws away: a branch the compiler never saw taken is compiled
         // as a trap, and when a steal first takes it, the whole inlined recursion is deoptimized and recompiled.
         if (!latchB.probe()) {
-            Runnable job = w.takeLocalJob();
+            Runnable job = w.takeBack();
             if (job == jobB) {
                 jobB.runInline();
                 w.counters.jobRun();
@@ -64,7 +64,7 @@ final class Join {
             if (latchB.probe()) {
                 return;
             }
-            job = w.takeLocalJob();
+            job = w.takeBack();
         }
     }
 }

@@ -13,6 +13,13 @@ interface Latch {
      */
     void set();
 
+    /**
+     * {@link #set()}, and wakes the owner whatever the state was: the recovery of a job whose earlier {@code set}
+     * was cut short by a throwable after it published SET ({@link WaitedJob#abandon}). A wake-up of an owner that
+     * does not sleep on this latch is a spurious one, which every sleep loop tolerates.
+     */
+    void setAndWake();
+
     /** True once set. Cheap: one volatile read. */
     boolean probe();
 }

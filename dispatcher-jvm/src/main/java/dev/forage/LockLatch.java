@@ -24,6 +24,12 @@ final class LockLatch implements Latch {
         }
     }
 
+    /** {@link #set()} signals whatever the state was. */
+    @Override
+    public void setAndWake() {
+        set();
+    }
+
     @Override
     public boolean probe() {
         return set;

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * our workers, else the runner's {@code in_worker_cold} (a plain thread blocks) or {@code in_worker_cross}
  * (another pool's worker keeps working while it waits).
  */
-final class Registry implements PoolProbe {
+final class Registry implements PoolProbe, SleepWaker {
     final String name;
     final Clock clock;
     /**
@@ -43,10 +43,19 @@ final class Registry implements PoolProbe {
     /** The public face, for {@link ForagePool#current()}. */
     ForagePool pool;
 
-    /** {@code threads == 0} builds a pool that callers run. {@code spinNanos < 0}: the protocol's default. */
-    Registry(String name, int threads, SleepProtocol protocol, long spinNanos, ThreadFactory factory,
-            boolean daemon, Thread.UncaughtExceptionHandler handler, Clock clock, int maxBlocking,
-            long blockingKeepAliveNanos, boolean ioWorkers) {
+    /** Where a worker stops helping and blocks ({@link Tuning#MAX_HELP_DEPTH}). */
+    final int maxHelpDepth;
+    /** Local jobs between two looks at the oldest jobs ({@link Tuning#FAIRNESS_INTERVAL}). */
+    final int fairnessInterval;
+
+    /** From a checked builder; {@code threads == 0} builds a pool that callers run. */
+    Registry(ForagePoolBuilder settings, String name, int maxBlocking) {
+        int threads = settings.threads;
+        Clock clock = settings.clock;
+        Thread.UncaughtExceptionHandler handler = settings.handler;
+        boolean ioWorkers = settings.ioWorkers;
+        this.maxHelpDepth = settings.maxHelpDepth;
+        this.fairnessInterval = settings.fairnessInterval;
         this.name = name;
         this.clock = clock;
         this.handler = handler;
@@ -64,10 +73,11 @@ final class Registry implements PoolProbe {
                 parkers, 0, core);
         System.arraycopy(ThreadParker.forWorkers(extra), 0, parkers, core, extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
-        this.sleep = protocol.create(parkers, core, spinNanos, this);
+        this.sleep = settings.sleepProtocol.create(parkers, core, settings.spinForWorkNanos, this);
         this.timers = new PoolTimers(this);
         this.runner = threads == 0 ? new CallerRunner(this)
-                : new ThreadedRunner(this, threads, factory, daemon, extra, blockingKeepAliveNanos);
+                : new ThreadedRunner(this, threads, settings.threadFactory, settings.daemon, extra,
+                        settings.blockingKeepAliveNanos);
         this.workers = new Worker[parkers.length];
         boolean inOrder = runner.runsJobsInSubmissionOrder();
         for (int i = 0; i < workers.length; i++) {
@@ -143,7 +153,9 @@ final class Registry implements PoolProbe {
         Worker w = currentWorker();
         if (w == null) {
             injectFromOutside(job);
-        } else if (!w.inSubmissionOrder && injector.isEmpty()) {
+        } else if (!w.inSubmissionOrder && w.atTopLevel() && injector.isEmpty()) {
+            // Inside a job (a wait that helps) the worker takes its newest job, so the back of its deque would be
+            // the front: such a job goes behind everything in the injector.
             w.pushBehindOwnJobs(job);
         } else {
             pushInjected(job);
@@ -319,6 +331,23 @@ final class Registry implements PoolProbe {
 
     PoolStatistics statistics() {
         return PoolStatistics.sum(workers, runner.threads(), sleep, injector, runner.blockingSnapshot());
+    }
+
+    // SleepWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.
+
+    /**
+     * The owner sleeps on a latch just set: in the sleep protocol, or, past the help bound, blocked outside it
+     * ({@code Worker.awaitBlocked}). Both are told: the one it is not in ignores it (the protocol finds the worker
+     * not asleep; a stale unpark is a spurious return of a later park, which every park loop tolerates). Only on
+     * the slow path: a set that finds its owner awake calls nothing.
+     */
+    @Override
+    public void notifyWorkerLatchIsSet(int workerIndex) {
+        sleep.notifyWorkerLatchIsSet(workerIndex);
+        Thread blocked = workers[workerIndex].latchBlockedThread;
+        if (blocked != null) {
+            java.util.concurrent.locks.LockSupport.unpark(blocked);
+        }
     }
 
     // PoolProbe: what the sleep protocol may ask.

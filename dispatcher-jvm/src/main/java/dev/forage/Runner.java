@@ -52,6 +52,13 @@ interface Runner {
      */
     void enterBlocking(Worker w);
 
+    /**
+     * Worker {@code w}'s thread, not in a blocking section, is about to block until a latch is set: enters a
+     * blocking section if a stand-in thread can keep the pool's parallelism meanwhile, and returns true; returns
+     * false, in no section, if none can (the caller then keeps running jobs while it waits).
+     */
+    boolean enterBlockingWithStandIn(Worker w);
+
     /** Worker {@code w}'s thread leaves the blocking section it entered last. */
     void exitBlocking(Worker w);
 

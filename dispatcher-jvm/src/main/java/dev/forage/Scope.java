@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Scope {
     private final Registry registry;
-    private final CountLatch latch;
+    /** Final but for {@link AsyncScope}, whose latch needs the scope first; set before the scope is shared. */
+    private CountLatch latch;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     Scope(Registry registry, CountLatch latch) {
@@ -59,6 +60,11 @@ public final class Scope {
         spawnJob(new ScopeJob(this, task, null));
     }
 
+    /** One more member's count: what {@link #spawn} takes before it queues the job. */
+    void countIn() {
+        latch.increment();
+    }
+
     private void spawnJob(ScopeJob job) {
         try {
             latch.increment();
@@ -73,6 +79,11 @@ public final class Scope {
             latch.set();
             throw e;
         }
+    }
+
+    /** {@link AsyncScope}'s constructor: the latch, before anything sees this scope. */
+    void bindLatch(CountLatch latch) {
+        this.latch = latch;
     }
 
     void recordFailure(Throwable t) {
@@ -90,35 +101,90 @@ public final class Scope {
         return failure.get();
     }
 
-    void jobDone() {
-        latch.set();
-    }
-
     /** A spawned job: runs, records a failure, and counts itself out of the scope. */
-    static final class ScopeJob implements Runnable {
-        private final Scope scope;
+    static final class ScopeJob extends Member {
         private final ScopeTask task;
         private final Runnable job;
 
         ScopeJob(Scope scope, ScopeTask task, Runnable job) {
-            this.scope = scope;
+            super(scope);
             this.task = task;
             this.job = job;
         }
 
         @Override
-        public void run() {
+        void body() {
+            if (task != null) {
+                task.run(scope);
+            } else {
+                job.run();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "ScopeJob[" + (task != null ? task : job) + "]";
+        }
+    }
+
+    /**
+     * A job that holds one count of a scope: it runs its body, records the body's failure in the scope, and counts
+     * itself out; the last count out sets the scope's latch. Each step leaves a mark in a plain field, so that
+     * {@link #abandon} (the worker's recovery when a throwable cut {@link #run()} short or kept it from starting)
+     * finishes exactly the steps that did not happen: the scope is never left one count short, nor counted out
+     * twice.
+     */
+    abstract static class Member extends WaitedJob {
+        final Scope scope;
+        private boolean ran;
+        private boolean countedOut;
+        private boolean last;
+
+        Member(Scope scope) {
+            this.scope = scope;
+        }
+
+        /** The member's own work; what it throws becomes the scope's failure. */
+        abstract void body() throws Throwable;
+
+        @Override
+        public final void run() {
             try {
-                if (task != null) {
-                    task.run(scope);
-                } else {
-                    job.run();
-                }
+                body();
             } catch (Throwable t) {
                 scope.recordFailure(t);
-            } finally {
-                scope.jobDone();
             }
+            ran = true;
+            countOut();
+        }
+
+        private void countOut() {
+            if (!countedOut) {
+                last = scope.latch.countDown();
+                countedOut = true;
+            }
+            if (last) {
+                // Hazard: once set, the scope's owner may return; nothing may follow.
+                scope.latch.inner().set();
+            }
+        }
+
+        @Override
+        final boolean abandon(Throwable cause) {
+            boolean recorded = false;
+            if (!ran) {
+                scope.recordFailure(cause);
+                ran = true;
+                recorded = true;
+            }
+            if (!countedOut) {
+                last = scope.latch.countDown();
+                countedOut = true;
+            }
+            if (last) {
+                scope.latch.setAndWake();
+            }
+            return recorded;
         }
     }
 }

@@ -26,4 +26,12 @@ class SpinLatch extends CoreLatch {
             w.notifyWorkerLatchIsSet(owner);
         }
     }
+
+    @Override
+    public void setAndWake() {
+        SleepWaker w = waker;
+        int owner = ownerIndex;
+        setCore();
+        w.notifyWorkerLatchIsSet(owner);
+    }
 }

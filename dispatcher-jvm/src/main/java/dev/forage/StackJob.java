@@ -4,7 +4,7 @@ package dev.forage;
  * A computation whose result and failure are kept for the one thread that waits for it on {@link #latch}
  * (Rayon's {@code StackJob}): the second half of a {@code join}, or the body of an {@code install}.
  */
-final class StackJob<T> implements Runnable {
+final class StackJob<T> extends WaitedJob {
     private final Computation<T> computation;
     final Latch latch;
     // Plain fields: written before latch.set() (a volatile write) and read after latch.probe() saw SET, or
@@ -35,6 +35,22 @@ final class StackJob<T> implements Runnable {
         } catch (Throwable t) {
             failure = t;
         }
+    }
+
+    /**
+     * Before the latch is set, {@code cause} is the failure (the computation may have finished, but its waiter
+     * has not seen it, so it may as well see the reason it was not told). Once set, the waiter may already have
+     * read the outcome: only the wake-up that {@code set} may have been cut short of is repeated.
+     */
+    @Override
+    boolean abandon(Throwable cause) {
+        boolean recorded = false;
+        if (!latch.probe()) {
+            failure = cause;
+            recorded = true;
+        }
+        latch.setAndWake();
+        return recorded;
     }
 
     /** The failure, or null. Only after the latch is set or {@link #runInline} returned. */

@@ -68,7 +68,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         liveThreads.set(n);
         compensation = new Compensation(registry, this, n, extraSlots, keepAliveNanos);
         for (int i = 0; i < n; i++) {
-            terminate[i] = new SpinLatch(registry.sleep, i);
+            terminate[i] = new SpinLatch(registry, i);
             threads[i] = newThread(workers[i], new WorkerMain(this, workers[i]), "-worker-" + i);
         }
         for (int i = 0; i < n; i++) {
@@ -172,7 +172,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     @Override
     public SpinLatch newLatch(Worker owner) {
-        return new SpinLatch(registry.sleep, owner.index);
+        return new SpinLatch(registry, owner.index);
     }
 
     @Override
@@ -199,6 +199,11 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     @Override
     public void enterBlocking(Worker w) {
         compensation.enter(w);
+    }
+
+    @Override
+    public boolean enterBlockingWithStandIn(Worker w) {
+        return compensation.enterWithStandIn(w);
     }
 
     @Override

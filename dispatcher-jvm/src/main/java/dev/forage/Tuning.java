@@ -111,6 +111,17 @@ final class Tuning {
     public static final int FAIRNESS_INTERVAL = intProperty("forage.fairnessInterval", 61, 1, 1 << 20);
 
     /**
+     * The stack bound: a worker inside this many jobs, one running inside another's wait, no longer helps when a
+     * job it runs waits; it blocks as a blocking section instead, while a stand-in thread keeps the pool's
+     * parallelism ({@code Worker.awaitBlocked}). A join tree of depth {@code d} then needs at most about
+     * {@code (MAX_HELP_DEPTH + 1) * d} join frames on any worker's stack, whatever the steal pattern. Nested
+     * helping is rare (a wait helps only when a thief took its job), so on fork-join trees the bound is almost
+     * never met: 8 levels keep a tree of depth 60 (a billion leaves) far inside a 512 KiB stack, and cost
+     * nothing where helping is shallow. Property {@code forage.maxHelpDepth}.
+     */
+    public static final int MAX_HELP_DEPTH = intProperty("forage.maxHelpDepth", 8, 1, 1 << 10);
+
+    /**
      * A busy worker checks for expired timers once every this many jobs, so timers fire even when no worker
      * is idle. Property {@code forage.timerCheckInterval}.
      */

@@ -40,6 +40,20 @@ final class Worker extends WorkerPad1 implements IdleContext {
      */
     private final long[] leftLoneJobIndex;
     private final int[] leftLoneJobRound;
+    /**
+     * The thread of this worker while it waits for a latch outside the sleep protocol ({@link #awaitBlocked}), so
+     * that the latch's setter can unpark it ({@link Registry#notifyWorkerLatchIsSet}); null otherwise.
+     */
+    volatile Thread latchBlockedThread;
+    /** Jobs whose completion a throwable cut short, to settle from a shallower frame ({@link WaitedJob}). */
+    private WaitedJob unsettled;
+    /**
+     * Failures of plain jobs not yet reported to the handler because reporting them ran out of stack; owner only.
+     * Written in a catch block without a call, so it needs no stack; reported by the next {@link #execute} that
+     * returns. A handful is plenty: each frame that reports has more stack than the one that could not.
+     */
+    private final Throwable[] unreported = new Throwable[8];
+    private int unreportedCount;
 
     Worker(Registry registry, int index, Parker parker, boolean inSubmissionOrder) {
         this.registry = registry;
@@ -54,7 +68,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
         this.clock = registry.clock;
         // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
         this.random = (index + 1) * 0x9E3779B97F4A7C15L | 1L;
-        this.untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
+        this.untilFairnessCheck = registry.fairnessInterval;
         this.untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
         this.waitDeadline = NO_DEADLINE;
         // The registry sizes its worker array before it makes the workers.
@@ -108,6 +122,17 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * the injector, and only then the sleep protocol.
      */
     boolean waitUntil(CoreLatch latch, long deadline) {
+        if (jobDepth > registry.maxHelpDepth && !latch.probe()) {
+            // Helping here would run a job on top of jobDepth others. A helped job may itself wait and help, so
+            // without a bound the stack would grow with the number of jobs rather than with the depth of the
+            // join tree (docs/sleep.md section 6, "The stack bound"): block instead, while another thread keeps
+            // the pool's parallelism. Without one (a single-threaded pool, no blocking threads left), help as
+            // usual: liveness first.
+            int blocked = awaitBlocked(latch, deadline);
+            if (blocked >= 0) {
+                return blocked == 1;
+            }
+        }
         long outerDeadline = waitDeadline;
         waitDeadline = deadline;
         try {
@@ -253,8 +278,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
     }
 
     /**
-     * Owner thread. {@link #takeLocalJob}, noting when it finds nothing although this worker pushed since its
-     * last take: thieves took every job it pushed ({@code ownJobsTaken}, for the next idle spell).
+     * Owner thread, in {@link #waitUntil}. The next job of this worker's own ({@link #takeLocalJob}), noting when it
+     * finds nothing although this worker pushed since its last take: thieves took every job it pushed
+     * ({@code ownJobsTaken}, for the next idle spell).
      */
     Runnable takeOwnJob() {
         boolean pushed = pushedSinceTake;
@@ -267,23 +293,24 @@ final class Worker extends WorkerPad1 implements IdleContext {
     }
 
     /**
-     * Owner thread. The next job of this worker's own: normally the newest (LIFO), but after
-     * {@link #pushBehindOwnJobs} the oldest, and every {@link Tuning#FAIRNESS_INTERVAL} jobs the injector's
-     * oldest and then this deque's oldest come first, so neither starves behind a stream of new local jobs.
+     * Owner thread. The next job of this worker's own. Inside a job (a wait that helps) always the newest: a
+     * plain LIFO pop, as Rayon's {@code wait_until}. In the top-level loop, normally the newest too, but after
+     * {@link #pushBehindOwnJobs} the oldest, and every {@link Tuning#FAIRNESS_INTERVAL} jobs the injector's oldest
+     * and then this deque's oldest come first, so neither starves behind a stream of new local jobs.
+     *
+     * <p>The fairness rule lives only at the top level because an old job is a large one: near the root of its
+     * join tree, or a whole outside submission. Taken inside a wait, it would run on top of the waiting frames, and
+     * a wait inside it would do the same again, so the stack would grow with the number of jobs run rather than
+     * with the depth of the tree. At the top level nothing lies beneath it, and the top level is where every
+     * worker returns between jobs, so the rule still bounds how long the oldest jobs wait.
      */
     Runnable takeLocalJob() {
-        if (--untilTimerCheck == 0) {
-            untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
-            timers.fireDue();
-            // A worker that never goes idle still notices a recording that starts or stops.
-            timeJobs = events.longJobsEnabled();
-        }
-        if (io != null && --untilIoPoll == 0) {
-            untilIoPoll = Tuning.IO_POLL_INTERVAL;
-            io.poll();
+        periodicChecks();
+        if (jobDepth > 0) {
+            return deque.pop();
         }
         if (--untilFairnessCheck == 0) {
-            untilFairnessCheck = Tuning.FAIRNESS_INTERVAL;
+            untilFairnessCheck = registry.fairnessInterval;
             Runnable job = pollInjector();
             if (job != null) {
                 return job;
@@ -298,6 +325,90 @@ final class Worker extends WorkerPad1 implements IdleContext {
             }
         }
         return deque.pop();
+    }
+
+    /**
+     * Owner thread: a join takes back its second half. A plain LIFO pop (Rayon's {@code join_context}): the job on
+     * top is the join's own unless a thief took it or the first half left jobs of its own above it. Due timers
+     * are still moved to the injector every {@link Tuning#TIMER_CHECK_INTERVAL} take-backs, so that they fire
+     * while every worker is deep in a join tree.
+     */
+    Runnable takeBack() {
+        if (--untilTimerCheck == 0) {
+            timerCheck();
+        }
+        return deque.pop();
+    }
+
+    /** Whether this worker runs in its top-level loop, not inside a job (where a wait helps, nested). */
+    boolean atTopLevel() {
+        return jobDepth == 0;
+    }
+
+    /** Every {@link Tuning#TIMER_CHECK_INTERVAL} local takes the due timers; IO workers' selectors more often. */
+    private void periodicChecks() {
+        if (--untilTimerCheck == 0) {
+            timerCheck();
+        }
+        if (io != null && --untilIoPoll == 0) {
+            untilIoPoll = Tuning.IO_POLL_INTERVAL;
+            io.poll();
+        }
+    }
+
+    private void timerCheck() {
+        untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
+        timers.fireDue();
+        // A worker that never goes idle still notices a recording that starts or stops.
+        timeJobs = events.longJobsEnabled();
+    }
+
+    /**
+     * Owner thread, inside a job that would wait past {@link Tuning#MAX_HELP_DEPTH} nested jobs: waits for
+     * {@code latch} without running jobs, as a blocking section, so that a stand-in thread keeps the pool's
+     * parallelism and takes the jobs queued on this worker's deque. Returns 1 if the latch is set, 0 if the
+     * deadline passed, and -1, without waiting, if no stand-in could be had: then the caller helps as usual.
+     *
+     * <p>Outside the sleep protocol, like a job that blocks: this worker is not counted idle or asleep, so no
+     * poster counts on it and no post wakes it; only the latch's setter does. It publishes its thread before the
+     * latch's SLEEPING state, and a setter that swaps in SET and saw SLEEPING reads the thread after
+     * ({@link Registry#notifyWorkerLatchIsSet}); volatile accesses are totally ordered, so either the CAS to
+     * SLEEPING fails or the setter unparks this thread.
+     */
+    private int awaitBlocked(CoreLatch latch, long deadline) {
+        if (!registry.runner.enterBlockingWithStandIn(this)) {
+            return -1;
+        }
+        boolean interrupted = false;
+        latchBlockedThread = Thread.currentThread();
+        try {
+            while (!latch.probe()) {
+                long nanos = deadline == NO_DEADLINE ? 0L : deadline - clock.nanoTime();
+                if (deadline != NO_DEADLINE && nanos <= 0L) {
+                    return 0;
+                }
+                if (!latch.getSleepy()) {
+                    break; // SET
+                }
+                if (latch.fallAsleep()) {
+                    if (deadline == NO_DEADLINE) {
+                        java.util.concurrent.locks.LockSupport.park(latch);
+                    } else {
+                        java.util.concurrent.locks.LockSupport.parkNanos(latch, nanos);
+                    }
+                    latch.wakeUp();
+                }
+                // An interrupt (shutdownNow) would end every park at once: keep it for the job that waits.
+                interrupted |= Thread.interrupted();
+            }
+            return 1;
+        } finally {
+            latchBlockedThread = null;
+            registry.runner.exitBlocking(this);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
@@ -444,7 +555,11 @@ final class Worker extends WorkerPad1 implements IdleContext {
         return (int) ((x >>> 33) % n);
     }
 
-    /** Owner thread. Runs one job; a user exception goes to the pool's handler and never kills the worker. */
+    /**
+     * Owner thread. Runs one job; a user exception goes to the pool's handler and never kills the worker. Whatever
+     * escapes the job, or keeps it from starting, a job that somebody waits for is completed with it and its waiter
+     * released ({@link WaitedJob}); when even that runs out of stack, a shallower {@code execute} finishes it.
+     */
     void execute(Runnable job) {
         // Every job starts with a clear interrupt status: one delivered while this worker was idle, or meant for
         // the job that ran before, is not this job's. One pending for an enclosing wait (a job waiting in join
@@ -454,10 +569,23 @@ final class Worker extends WorkerPad1 implements IdleContext {
         // flag, so the usual path reads no clock. Kept in a local: a nested wait inside the job may refresh it.
         boolean timed = timeJobs;
         long start = timed ? System.nanoTime() : 0L;
+        jobDepth++;
         try {
             job.run();
         } catch (Throwable t) {
-            registry.handleUncaught(Thread.currentThread(), t);
+            // No call in here: the stack may be exhausted, and field writes need none.
+            if (job instanceof WaitedJob) {
+                WaitedJob w = (WaitedJob) job;
+                w.unsettledCause = t;
+                w.nextUnsettled = unsettled;
+                unsettled = w;
+            } else if (unreportedCount < unreported.length) {
+                unreported[unreportedCount++] = t;
+            }
+        }
+        jobDepth--;
+        if (unsettled != null || unreportedCount != 0) {
+            settle(); // may run out of stack again: then the next execute up the stack settles
         }
         counters.jobRun();
         if (timed) {
@@ -467,6 +595,27 @@ final class Worker extends WorkerPad1 implements IdleContext {
         Thread.interrupted();
         if (pending) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Completes the unsettled jobs and reports the unreported failures. A job leaves the list only after its
+     * {@code abandon} returned, so a throwable here (the stack again) leaves it for a shallower frame.
+     */
+    private void settle() {
+        WaitedJob w;
+        while ((w = unsettled) != null) {
+            if (!w.abandon(w.unsettledCause)) {
+                registry.handleUncaught(Thread.currentThread(), w.unsettledCause);
+            }
+            unsettled = w.nextUnsettled;
+            w.nextUnsettled = null;
+            w.unsettledCause = null;
+        }
+        while (unreportedCount > 0) {
+            Throwable t = unreported[unreportedCount - 1];
+            registry.handleUncaught(Thread.currentThread(), t);
+            unreported[--unreportedCount] = null;
         }
     }
 

@@ -53,6 +53,12 @@ abstract class WorkerOwnerState extends LeadingPad {
      * so the per-job path reads a plain field instead of a volatile one.
      */
     boolean timeJobs;
+    /**
+     * How many jobs this worker's thread is running, one inside another: 0 in the top-level loop, 1 in a job
+     * taken there, more in a job run by a wait that helps. Picks the take rule ({@code Worker.takeLocalJob}) and
+     * bounds helping ({@link Tuning#MAX_HELP_DEPTH}).
+     */
+    int jobDepth;
     /** How deep this worker's thread is in blocking sections ({@code Compensation}); 0 when not blocking. */
     int blockingDepth;
 }
