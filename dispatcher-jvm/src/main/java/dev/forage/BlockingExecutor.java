@@ -51,8 +51,9 @@ final class BlockingExecutor implements Executor {
             throw new RejectedExecutionException("pool " + registry.name + " has maxBlockingThreads(0): its "
                     + "blocking executor takes no tasks; build the pool with maxBlockingThreads(n), n >= 1");
         }
-        if (registry.lifecycle.isShutdown() && registry.currentWorker() == null) {
-            // As for execute: outside submissions stop at shutdown, even while drainers still run.
+        if (registry.lifecycle.isShutdown()) {
+            // As for execute: submissions stop at shutdown, from the pool's own workers too, even while drainers
+            // still run.
             throw registry.lifecycle.rejected(task);
         }
         queue.add(task);

@@ -48,6 +48,7 @@ public final class ForagePoolBuilder {
     boolean ioWorkers;
     int maxHelpDepth = Tuning.MAX_HELP_DEPTH;
     int fairnessInterval = Tuning.FAIRNESS_INTERVAL;
+    int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
 
     ForagePoolBuilder() {
     }
@@ -225,6 +226,15 @@ public final class ForagePoolBuilder {
             throw new IllegalArgumentException("maxHelpDepth must be >= 1, was " + depth);
         }
         this.maxHelpDepth = depth;
+        return this;
+    }
+
+    /** For tests: the capacity of each queue ({@link WorkDeque#DEFAULT_CAPACITY}), a power of two from 64. */
+    ForagePoolBuilder queueCapacity(int jobs) {
+        if (jobs < 64 || Integer.bitCount(jobs) != 1) {
+            throw new IllegalArgumentException("queueCapacity must be a power of two from 64, was " + jobs);
+        }
+        this.queueCapacity = jobs;
         return this;
     }
 

@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The pool's injector: an unbounded multi-producer, multi-consumer FIFO of jobs that came from outside the
- * pool. Not part of Forage's API.
+ * The pool's injector: a multi-producer, multi-consumer FIFO of jobs that came from outside the pool, or from a
+ * worker that must put a job behind the others. Not part of Forage's API.
  *
  * <p>A queue of array blocks, after crossbeam's {@code SegQueue}. Jobs live in blocks of {@code blockSize - 1}
  * slots linked in order. A producer claims a slot by moving the tail index with a CAS, then writes its job into
@@ -31,6 +31,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * needs that store ordered before the pusher's next load, and on x86 a volatile store costs a full fence. A job whose push's CAS comes before {@code isEmpty} in the synchronization order
  * is seen: the tail read is at least past it, and the head read before it cannot be past it.
  *
+ * <p>Capacity. A submission ({@link #pushFromOutside}, {@link #pushBounded}) is refused with {@link #FULL} once
+ * about {@code capacity} jobs wait. The check is made only by the producer that takes a block's last slot, before
+ * it allocates the next block: it reads the consumers' head index once per block instead of on every push, and
+ * the queue holds at most one block more than its capacity. The pool's own pushes ({@link #push}: due timers,
+ * a job handed in from another pool) are never refused, since nobody could be told.
+ *
  * <p>Unlike crossbeam, blocks are never freed by hand: once both indices have moved past a block nothing refers
  * to it and the GC takes it. Consumers clear the slots they take, so a block does not keep run jobs reachable.
  */
@@ -44,6 +50,13 @@ final class Injector extends InjectorTail {
     static final long CLOSED = 1L;
     /** {@link #pushFromOutside}: the injector is closed, the job was not queued. */
     static final int REJECTED = -1;
+    /** {@link #pushFromOutside}, {@link #pushBounded}: {@link #capacity()} jobs wait; the job was not queued. */
+    static final int FULL = -2;
+    /**
+     * The most jobs waiting before submissions are refused: 2^22, as for a worker's deque ({@link
+     * WorkDeque#DEFAULT_CAPACITY}, which says why).
+     */
+    static final long DEFAULT_CAPACITY = WorkDeque.DEFAULT_CAPACITY;
     /** {@link #pushFromOutside}: queued behind other jobs. */
     static final int QUEUED = 0;
     /** {@link #pushFromOutside}: queued, and the queue looked empty before it ({@link #push}'s hint). */
@@ -52,17 +65,27 @@ final class Injector extends InjectorTail {
     private static final int SPINS_BEFORE_YIELD = 64;
 
     private final int lastOffset;
+    private final long capacity;
 
     public Injector() {
-        this(DEFAULT_BLOCK_SIZE);
+        this(DEFAULT_BLOCK_SIZE, DEFAULT_CAPACITY);
     }
 
     /** {@code blockSize}: a power of two from 2; tests use small blocks to cross block boundaries often. */
     Injector(int blockSize) {
+        this(blockSize, DEFAULT_CAPACITY);
+    }
+
+    /** Tests and pools with a smaller bound: {@code capacity} jobs, at least 1. */
+    Injector(int blockSize, long capacity) {
         if (blockSize < 2 || Integer.bitCount(blockSize) != 1) {
             throw new IllegalArgumentException("block size " + blockSize + " must be a power of two, at least 2");
         }
+        if (capacity < 1) {
+            throw new IllegalArgumentException("capacity must be at least 1, was " + capacity);
+        }
         this.lastOffset = blockSize - 1;
+        this.capacity = capacity;
         Block first = new Block(lastOffset);
         headBlock = first;
         tailBlock = first;
@@ -76,18 +99,29 @@ final class Injector extends InjectorTail {
      * another producer but not yet written also counts as taken: a hint, not a fact.
      */
     public boolean push(Runnable job) {
-        return claimAndWrite(job, false) == QUEUED_TO_EMPTY;
+        return claimAndWrite(job, false, false) == QUEUED_TO_EMPTY;
     }
 
     /**
-     * Any thread. {@link #push}, unless the injector is {@linkplain #close() closed}: then nothing is queued and
-     * the answer is {@link #REJECTED}; otherwise {@link #QUEUED_TO_EMPTY} or {@link #QUEUED} (the hint).
+     * Any thread. {@link #push}, unless the injector is {@linkplain #close() closed} or full: then nothing is
+     * queued and the answer is {@link #REJECTED} or {@link #FULL}; otherwise {@link #QUEUED_TO_EMPTY} or
+     * {@link #QUEUED} (the hint).
      */
     public int pushFromOutside(Runnable job) {
-        return claimAndWrite(job, true);
+        return claimAndWrite(job, true, true);
     }
 
-    private int claimAndWrite(Runnable job, boolean refuseWhenClosed) {
+    /** A worker's submission: {@link #push}, unless full ({@link #FULL}); closing does not refuse it. */
+    public int pushBounded(Runnable job) {
+        return claimAndWrite(job, false, true);
+    }
+
+    /** The most jobs that wait before a submission is refused (one block more at most). */
+    long capacity() {
+        return capacity;
+    }
+
+    private int claimAndWrite(Runnable job, boolean refuseWhenClosed, boolean bounded) {
         long tail = tailIndex;
         Block block = tailBlock;
         Block next = null;
@@ -105,6 +139,9 @@ final class Injector extends InjectorTail {
                 continue;
             }
             if (offset + 1 == lastOffset && next == null) {
+                if (bounded && jobsBetween(headIndex, tail) >= capacity) {
+                    return FULL; // once per block: see "Capacity" in the class comment
+                }
                 // Allocate before claiming, so nothing can fail between the claim and the publication.
                 next = new Block(lastOffset);
             }
@@ -223,6 +260,11 @@ final class Injector extends InjectorTail {
      * Never negative.
      */
     public long approximateSize() {
+        return jobsBetween(headIndex, tailIndex);
+    }
+
+    /** The slots between two indices, less the "installing" offset at the end of each block between them. */
+    private long jobsBetween(long headIndex, long tailIndex) {
         long head = headIndex >> SHIFT;
         long tail = tailIndex >> SHIFT;
         if (tail <= head) {

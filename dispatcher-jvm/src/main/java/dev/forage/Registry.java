@@ -4,6 +4,7 @@ import java.nio.channels.SelectableChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -31,7 +32,7 @@ final class Registry implements PoolProbe, SleepWaker {
      * Only grows, and grows before an extra's thread runs, so a search up to it sees every deque with jobs.
      */
     volatile int slotsInUse;
-    final Injector injector = new Injector();
+    final Injector injector;
     final Sleep sleep;
     final PoolTimers timers;
     final Lifecycle lifecycle;
@@ -43,6 +44,8 @@ final class Registry implements PoolProbe, SleepWaker {
     /** The public face, for {@link ForagePool#current()}. */
     ForagePool pool;
 
+    /** The most jobs a worker's deque or the injector holds before a submission is refused. */
+    final int queueCapacity;
     /** Where a worker stops helping and blocks ({@link Tuning#MAX_HELP_DEPTH}). */
     final int maxHelpDepth;
     /** Local jobs between two looks at the oldest jobs ({@link Tuning#FAIRNESS_INTERVAL}). */
@@ -55,6 +58,8 @@ final class Registry implements PoolProbe, SleepWaker {
         Thread.UncaughtExceptionHandler handler = settings.handler;
         boolean ioWorkers = settings.ioWorkers;
         this.maxHelpDepth = settings.maxHelpDepth;
+        this.queueCapacity = settings.queueCapacity;
+        this.injector = new Injector(Injector.DEFAULT_BLOCK_SIZE, queueCapacity);
         this.fairnessInterval = settings.fairnessInterval;
         this.name = name;
         this.clock = clock;
@@ -130,14 +135,41 @@ final class Registry implements PoolProbe, SleepWaker {
 
     /**
      * Runs {@code job} on this pool: on the caller's deque when it is one of our workers, else injected. A pool
-     * whose runner keeps submission order always injects, so its jobs run first in, first out.
+     * whose runner keeps submission order always injects, so its jobs run first in, first out. After shutdown it
+     * is refused from every thread, our workers included (as {@code ThreadPoolExecutor} refuses its tasks' own
+     * submissions): a job that submits itself again, or a coroutine that yields in a loop, ends with the pool
+     * instead of keeping it alive ({@code docs/lifecycle.md}, "What shutdown refuses").
      */
     void execute(Runnable job) {
         Worker w = currentWorker();
         if (w == null) {
             injectFromOutside(job);
-        } else if (w.inSubmissionOrder) {
-            pushInjected(job);
+            return;
+        }
+        // One volatile read of a word written at shutdown and by outside timer submissions only.
+        if (lifecycle.isShutdown()) {
+            throw lifecycle.rejected(job);
+        }
+        pushOnWorker(w, job);
+    }
+
+    /**
+     * A job of a structure that a running job waits for ({@link Scope#spawn}): like {@link #execute}, but a worker
+     * may fork it after shutdown too, since the job that waits for it was accepted before. From outside the pool
+     * it is an outside submission, refused after shutdown.
+     */
+    void fork(Runnable job) {
+        Worker w = currentWorker();
+        if (w == null) {
+            injectFromOutside(job);
+        } else {
+            pushOnWorker(w, job);
+        }
+    }
+
+    private void pushOnWorker(Worker w, Runnable job) {
+        if (w.inSubmissionOrder) {
+            submitInjected(job);
         } else {
             w.push(job);
         }
@@ -153,12 +185,17 @@ final class Registry implements PoolProbe, SleepWaker {
         Worker w = currentWorker();
         if (w == null) {
             injectFromOutside(job);
-        } else if (!w.inSubmissionOrder && w.atTopLevel() && injector.isEmpty()) {
-            // Inside a job (a wait that helps) the worker takes its newest job, so the back of its deque would be
-            // the front: such a job goes behind everything in the injector.
+            return;
+        }
+        if (lifecycle.isShutdown()) {
+            throw lifecycle.rejected(job);
+        }
+        if (!w.inSubmissionOrder && w.inTopLevelJob() && injector.isEmpty()) {
             w.pushBehindOwnJobs(job);
         } else {
-            pushInjected(job);
+            // Inside a job run by a wait, the worker takes its newest job, so the back of its deque would be the
+            // front: such a job goes behind everything in the injector.
+            submitInjected(job);
         }
     }
 
@@ -178,8 +215,9 @@ final class Registry implements PoolProbe, SleepWaker {
      */
     private void injectFromOutside(Runnable job) {
         int pushed = injector.pushFromOutside(job);
-        if (pushed == Injector.REJECTED) {
-            throw lifecycle.rejected(job);
+        if (pushed < 0) {
+            throw pushed == Injector.REJECTED ? lifecycle.rejected(job) : queueFull(job, "the injector",
+                    injector.capacity());
         }
         // I1 done (the push's claim CAS); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         sleep.newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
@@ -189,6 +227,23 @@ final class Registry implements PoolProbe, SleepWaker {
         boolean wasEmpty = injector.push(job);
         // I1 done (the push); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         sleep.newInjectedJobs(1, wasEmpty);
+    }
+
+    /** A worker's submission to the injector: refused when it is full. */
+    private void submitInjected(Runnable job) {
+        int pushed = injector.pushBounded(job);
+        if (pushed == Injector.FULL) {
+            throw queueFull(job, "the injector", injector.capacity());
+        }
+        sleep.newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
+    }
+
+    /** The exception for a submission that a full queue refused ({@code ForkJoinPool}: "Queue capacity exceeded"). */
+    RejectedExecutionException queueFull(Object job, String queue, long capacity) {
+        return new RejectedExecutionException("pool " + name + ": queue capacity exceeded (" + queue + " holds "
+                + capacity + " jobs); rejected " + job + ". Jobs are submitted faster than the pool runs them, "
+                + "without end: bound the producer (wait for what it submitted, a semaphore, a limitedParallelism "
+                + "view) rather than queueing without limit");
     }
 
     // Socket readiness (IO workers).

@@ -73,7 +73,7 @@ public final class Scope {
                     + "scope's body or from jobs spawned into it", e);
         }
         try {
-            registry.execute(job);
+            registry.fork(job);
         } catch (RuntimeException e) {
             // Rejected (the pool shut down): the job will never run, so it must not keep the scope open.
             latch.set();

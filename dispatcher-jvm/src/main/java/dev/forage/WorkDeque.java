@@ -1,5 +1,6 @@
 package dev.forage;
 
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -7,8 +8,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * A Chase-Lev work-stealing deque of jobs. Not part of Forage's API.
  *
  * <p>One owner thread calls {@link #push} and {@link #pop} at the bottom (LIFO); any thread calls
- * {@link #steal} at the top (FIFO). The buffer is a power-of-two ring that the owner doubles when full, so the
- * deque grows without bound and a push never fails.
+ * {@link #steal} at the top (FIFO). The buffer is a power-of-two ring that the owner doubles when full, up to a
+ * capacity ({@link #DEFAULT_CAPACITY} jobs): a push to a full deque throws {@link RejectedExecutionException} and
+ * changes nothing, so a job that spawns without bound meets a clear error instead of exhausting the heap.
  *
  * <p>Memory ordering (the JMM rendering of Lê et al., "Correct and Efficient Work-Stealing for Weak Memory
  * Models", PPoPP 2013):
@@ -55,6 +57,14 @@ final class WorkDeque extends WorkDequeOwnerFields {
 
     private static final int INITIAL_CAPACITY = 64;
     /**
+     * The most jobs a deque holds, 2^22. At that size its ring is 16 MiB of references (compressed oops), so a
+     * runaway producer meets the bound while the queue is a small part of even a 256 MiB heap; and it is four
+     * times the largest "launch a million coroutines in a loop" programs, which on a one-thread pool queue every
+     * child before the first one runs. {@code ForkJoinPool} bounds its queues at 2^26 for its index arithmetic,
+     * which a 256 MiB heap cannot reach.
+     */
+    static final int DEFAULT_CAPACITY = 1 << 22;
+    /**
      * A push clears the slots thieves consumed once this many have piled up: a worker that only produces (a
      * coroutine launching children that others run) never pops, so without it every stolen job stayed reachable
      * from the ring until the ring wrapped around, and a ring grown to 2^19 slots kept half a million finished
@@ -67,8 +77,20 @@ final class WorkDeque extends WorkDequeOwnerFields {
     /** Trailing padding: the owner's fields end a line before whatever the JVM places next. */
     long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
 
+    /** The most jobs this deque holds, a power of two. */
+    private final int capacity;
+
     public WorkDeque() {
-        this(INITIAL_CAPACITY, CLEAR_BATCH);
+        this(INITIAL_CAPACITY, CLEAR_BATCH, DEFAULT_CAPACITY);
+    }
+
+    /** A deque of the default ring that holds at most {@code capacity} jobs (a power of two, at least 64). */
+    WorkDeque(int capacity) {
+        this(INITIAL_CAPACITY, CLEAR_BATCH, capacity);
+    }
+
+    WorkDeque(int initialCapacity, int clearBatch) {
+        this(initialCapacity, clearBatch, DEFAULT_CAPACITY);
     }
 
     /**
@@ -76,11 +98,14 @@ final class WorkDeque extends WorkDequeOwnerFields {
      * {@code clearBatch} consumed slots, so that model checking reaches wrap-around, growth and the push-side
      * clearing within a few operations.
      */
-    WorkDeque(int initialCapacity, int clearBatch) {
-        if (Integer.bitCount(initialCapacity) != 1 || clearBatch < 1) {
-            throw new IllegalArgumentException("initialCapacity must be a power of two and clearBatch >= 1, were "
-                    + initialCapacity + " and " + clearBatch);
+    WorkDeque(int initialCapacity, int clearBatch, int capacity) {
+        if (Integer.bitCount(initialCapacity) != 1 || clearBatch < 1 || Integer.bitCount(capacity) != 1
+                || capacity < initialCapacity) {
+            throw new IllegalArgumentException("initialCapacity and capacity must be powers of two with capacity >= "
+                    + "initialCapacity, and clearBatch >= 1; were " + initialCapacity + ", " + capacity + " and "
+                    + clearBatch);
         }
+        this.capacity = capacity;
         this.buffer = new AtomicReferenceArray<>(initialCapacity);
         this.clearBatch = clearBatch;
     }
@@ -89,6 +114,8 @@ final class WorkDeque extends WorkDequeOwnerFields {
      * Owner only. Pushes a job at the bottom; returns whether the deque looked empty just before (the sleep
      * protocol's "queue was empty" signal), from the reads of {@code bottom} and {@code top} the push makes
      * anyway, so the pusher reads the thief-written {@code top} once per push, not twice.
+     *
+     * @throws RejectedExecutionException if the deque holds {@link #capacity()} jobs; nothing changed
      */
     public boolean push(Runnable job) {
         long b = bottom;
@@ -200,12 +227,18 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return n <= 0 ? 0 : (int) Math.min(n, Integer.MAX_VALUE);
     }
 
+    /** The most jobs this deque holds. */
+    int capacity() {
+        return capacity;
+    }
+
     private AtomicReferenceArray<Runnable> grow(AtomicReferenceArray<Runnable> old, long t, long b) {
-        int capacity = old.length() << 1;
-        if (capacity <= 0) {
-            throw new IllegalStateException("WorkDeque cannot grow beyond " + old.length() + " jobs");
+        if (old.length() >= capacity) {
+            // The caller names the pool and the worker; nothing was changed.
+            throw new RejectedExecutionException("queue capacity exceeded: a worker's deque holds " + capacity
+                    + " jobs");
         }
-        AtomicReferenceArray<Runnable> a = new AtomicReferenceArray<>(capacity);
+        AtomicReferenceArray<Runnable> a = new AtomicReferenceArray<>(old.length() << 1);
         for (long i = t; i < b; i++) {
             a.lazySet(index(a, i), old.get(index(old, i)));
         }

@@ -1,6 +1,7 @@
 package dev.forage;
 
 import java.util.Arrays;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One worker of a pool: its deque, its statistics, and the loop that runs jobs until a latch is set (Rayon's
@@ -19,7 +20,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
 
     final Registry registry;
     final int index;
-    final WorkDeque deque = new WorkDeque();
+    final WorkDeque deque;
     final WorkerCounters counters = new WorkerCounters();
     /** How this worker's thread blocks; the sleep protocol holds the same one. */
     final Parker parker;
@@ -59,6 +60,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
         this.registry = registry;
         this.index = index;
         this.parker = parker;
+        this.deque = new WorkDeque(registry.queueCapacity);
         this.io = parker instanceof SelectorParker ? (SelectorParker) parker : null;
         this.untilIoPoll = Tuning.IO_POLL_INTERVAL;
         this.inSubmissionOrder = inSubmissionOrder;
@@ -260,10 +262,19 @@ final class Worker extends WorkerPad1 implements IdleContext {
         counters.busyEnds(System.nanoTime());
     }
 
-    /** Owner thread. Pushes a job on this worker's deque and tells the sleep strategy. */
+    /**
+     * Owner thread. Pushes a job on this worker's deque and tells the sleep strategy.
+     *
+     * @throws RejectedExecutionException if the deque is full (the pool's queue capacity); nothing was queued
+     */
     void push(Runnable job) {
         pushedSinceTake = true;
-        boolean wasEmpty = deque.push(job);
+        boolean wasEmpty;
+        try {
+            wasEmpty = deque.push(job);
+        } catch (RejectedExecutionException e) {
+            throw registry.queueFull(job, "worker " + index + "'s deque", deque.capacity());
+        }
         sleep.newInternalJobs(1, wasEmpty);
     }
 
@@ -340,9 +351,12 @@ final class Worker extends WorkerPad1 implements IdleContext {
         return deque.pop();
     }
 
-    /** Whether this worker runs in its top-level loop, not inside a job (where a wait helps, nested). */
-    boolean atTopLevel() {
-        return jobDepth == 0;
+    /**
+     * Whether the calling code runs in a job that this worker's top-level loop took (or in that loop itself), not
+     * in one run by a wait inside another job, where takes are LIFO pops ({@link #takeLocalJob}).
+     */
+    boolean inTopLevelJob() {
+        return jobDepth <= 1;
     }
 
     /** Every {@link Tuning#TIMER_CHECK_INTERVAL} local takes the due timers; IO workers' selectors more often. */

@@ -232,10 +232,16 @@ class BlockingSectionTest {
         CountDownLatch entered = new CountDownLatch(3);
         CountDownLatch gate = new CountDownLatch(1);
         AtomicInteger followUps = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
         for (int i = 0; i < 3; i++) {
             pool.execute(() -> {
                 blockUntil(entered, gate);
-                pool.execute(followUps::incrementAndGet); // from a worker, after shutdown: still accepted
+                followUps.incrementAndGet();
+                try {
+                    pool.execute(() -> { }); // from a worker, after shutdown: refused like any submission
+                } catch (RejectedExecutionException e) {
+                    refused.incrementAndGet();
+                }
             });
         }
         assertTrue(entered.await(LIMIT.getSeconds(), TimeUnit.SECONDS));
@@ -245,6 +251,7 @@ class BlockingSectionTest {
         gate.countDown();
         assertTrue(pool.awaitTermination(LIMIT.getSeconds(), TimeUnit.SECONDS), pool.statistics()::toString);
         assertEquals(3, followUps.get());
+        assertEquals(3, refused.get());
         assertEquals(0, liveThreadsNamed("closing-blocked-"));
     }
 

@@ -11,13 +11,17 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The life cycle: what runs, what is rejected, and that nothing is left behind. */
 @Watchdog.Budget(seconds = 120)
@@ -26,14 +30,20 @@ class ShutdownTest {
     void everyJobAcceptedBeforeShutdownRuns() throws Exception {
         int outside = 20_000;
         AtomicInteger ran = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
         ForagePool pool = Pools.pool(4);
         for (int i = 0; i < outside; i++) {
             int id = i;
             pool.execute(() -> {
                 ran.incrementAndGet();
                 if (id % 10 == 0) {
-                    // Running jobs may still submit: the pool drains them too.
-                    pool.execute(ran::incrementAndGet);
+                    // A running job's submission is accepted before shutdown and runs, or refused after it and
+                    // the job is told: never accepted and dropped.
+                    try {
+                        pool.execute(ran::incrementAndGet);
+                    } catch (RejectedExecutionException e) {
+                        refused.incrementAndGet();
+                    }
                 }
             });
         }
@@ -41,7 +51,7 @@ class ShutdownTest {
         assertTrue(pool.isShutdown());
         assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS), "did not terminate: " + pool.statistics());
         assertTrue(pool.isTerminated());
-        assertEquals(outside + outside / 10, ran.get(), "jobs accepted before shutdown were dropped");
+        assertEquals(outside + outside / 10, ran.get() + refused.get(), "jobs accepted before shutdown were dropped");
         assertEquals(List.of(), Pools.liveThreadsOf(pool), "pool threads alive after awaitTermination");
     }
 
@@ -112,6 +122,80 @@ class ShutdownTest {
         }
         assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
         assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
+    }
+
+    /** A job that submits itself again, forever: ForkJoinPool would run it after shutdown and never terminate. */
+    static final class Resubmitting implements Runnable {
+        final ForagePool pool;
+        final CountDownLatch running = new CountDownLatch(1);
+        final AtomicInteger runs = new AtomicInteger();
+        final List<RejectedExecutionException> refused = new CopyOnWriteArrayList<>();
+        final boolean fair;
+
+        Resubmitting(ForagePool pool, boolean fair) {
+            this.pool = pool;
+            this.fair = fair;
+        }
+
+        @Override
+        public void run() {
+            runs.incrementAndGet();
+            running.countDown();
+            try {
+                if (fair) {
+                    pool.executeFair(this);
+                } else {
+                    pool.execute(this);
+                }
+            } catch (RejectedExecutionException e) {
+                refused.add(e);
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "fair {0}")
+    @ValueSource(booleans = {false, true})
+    void closeReturnsWhileAJobResubmitsItselfBecauseItsResubmissionIsRefused(boolean fair) throws Exception {
+        ForagePool pool = Pools.pool(2);
+        Resubmitting job = new Resubmitting(pool, fair);
+        pool.execute(job);
+        job.running.await();
+        pool.close(); // never returned while workers' own submissions were accepted after shutdown
+        assertTrue(pool.isTerminated());
+        assertEquals(1, job.refused.size(), "the one run after shutdown is told so, once");
+        RejectedExecutionException e = job.refused.get(0);
+        assertTrue(e.getMessage().contains(pool.name()) && e.getMessage().contains("shut down"), e.getMessage());
+    }
+
+    @Test
+    void afterShutdownAcceptedJobsStillJoinAndSpawnIntoTheirScopes() throws Exception {
+        ForagePool pool = Pools.pool(2);
+        CountDownLatch shutDown = new CountDownLatch(1);
+        AtomicLong result = new AtomicLong();
+        pool.execute(() -> {
+            await(shutDown);
+            // Structured work a running job waits for is not a new submission: it still runs.
+            long sum = pool.scope(s -> {
+                AtomicLong inScope = new AtomicLong();
+                for (int i = 0; i < 10; i++) {
+                    s.spawn(() -> inScope.addAndGet(pool.join(() -> 1L, () -> 2L).second()));
+                }
+                return inScope;
+            }).get();
+            result.set(sum);
+        });
+        pool.shutdown();
+        shutDown.countDown();
+        assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+        assertEquals(20L, result.get());
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

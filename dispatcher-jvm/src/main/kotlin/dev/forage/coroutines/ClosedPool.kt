@@ -8,17 +8,19 @@ import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.cancel
 
 /**
- * What a dispatcher does with work its pool no longer accepts (the pool was shut down or closed). The pattern of
- * kotlinx's `ExecutorCoroutineDispatcherImpl`: cancel the coroutine with a cause that names the pool, then run the
- * block on `Dispatchers.IO` so the coroutine can still run its `finally` blocks. Nothing hangs, and the caller of
- * `dispatch` never sees an exception.
+ * What a dispatcher does with work its pool does not accept: the pool was shut down or closed, or a queue is at its
+ * capacity (a producer that outruns the pool without end). The pattern of kotlinx's
+ * `ExecutorCoroutineDispatcherImpl`: cancel the coroutine with a cause that names the pool, then run the block on
+ * `Dispatchers.IO` so the coroutine can still run its `finally` blocks. Nothing hangs, and the caller of `dispatch`
+ * never sees an exception.
  */
 internal object ClosedPool {
-    /** The cancellation cause of a coroutine that was dispatched to [pool] after it closed. */
+    /** The cancellation cause of a coroutine whose dispatch to [pool] was refused (closed, or a queue full). */
     fun cause(pool: ForagePool, rejection: RejectedExecutionException?): CancellationException =
         CancellationException(
-            "pool ${pool.name()} is shut down and accepts no new jobs: the coroutine was cancelled " +
-                "and finishes (its finally blocks) on Dispatchers.IO",
+            (if (rejection == null || pool.isShutdown) "pool ${pool.name()} is shut down and accepts no new jobs"
+            else "pool ${pool.name()} refused the coroutine (${rejection.message})") +
+                ": the coroutine was cancelled and finishes (its finally blocks) on Dispatchers.IO",
             rejection,
         )
 

@@ -27,8 +27,8 @@ import kotlinx.coroutines.InternalCoroutinesApi
  * - At most `maxBlockingThreads` blocks (the pool builder's, default 64) run at once; the others wait in a FIFO
  *   queue. [limitedParallelism] gives a view with its own limit, independent of this one, as for
  *   `Dispatchers.IO.limitedParallelism`.
- * - `delay` and `withTimeout` use the pool's timers. After the pool closed, a dispatch from outside cancels the
- *   coroutine as [ForageDispatcher] does.
+ * - `delay` and `withTimeout` use the pool's timers. After the pool closed, a dispatch cancels the coroutine as
+ *   [ForageDispatcher] does.
  *
  * Two blocking dispatchers over the same executor are equal, so `withContext` between them does not dispatch.
  */

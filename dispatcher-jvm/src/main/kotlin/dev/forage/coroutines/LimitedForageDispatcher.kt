@@ -21,9 +21,8 @@ import kotlinx.coroutines.handleCoroutineException
  * deque and run again at once: a busy view yields to other work, and other views get their turn.
  *
  * Timers (`delay`, `withTimeout`) are the pool's ([parent]); a fired `delay` resumes through this view, so its
- * bound holds. After the pool closed, a dispatch from outside the pool cancels the coroutine like the pool's own
- * dispatcher does; its block still runs through the queue (the loop then runs on `Dispatchers.IO`), within the
- * bound.
+ * bound holds. After the pool closed, a dispatch cancels the coroutine like the pool's own dispatcher does; its
+ * block still runs through the queue (the loop then runs on `Dispatchers.IO`), within the bound.
  */
 @OptIn(InternalCoroutinesApi::class)
 internal class LimitedForageDispatcher(
@@ -61,8 +60,8 @@ internal class LimitedForageDispatcher(
 
     private fun cancelIfPoolClosed(context: CoroutineContext) {
         val pool = parent.pool
-        // The pool rejects outside submissions once shut down; its own workers may still submit while it drains.
-        if (pool.isShutdown && !pool.isCurrentThreadWorker) {
+        // The pool refuses every submission once shut down, its own workers' too.
+        if (pool.isShutdown) {
             context.cancel(ClosedPool.cause(pool, null))
         }
     }

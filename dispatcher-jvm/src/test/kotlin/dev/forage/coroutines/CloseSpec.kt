@@ -6,6 +6,7 @@ import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
 import io.kotest.matchers.string.shouldContain
+import io.kotest.matchers.string.shouldNotStartWith
 import io.kotest.matchers.string.shouldStartWith
 import java.io.Closeable
 import java.util.concurrent.RejectedExecutionException
@@ -25,6 +26,8 @@ import kotlinx.coroutines.delay
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
+import kotlinx.coroutines.isActive
+import kotlinx.coroutines.yield
 
 /** What a coroutine saw of its own end: where its finally block ran, and how a delay there ended. */
 private class Ending {
@@ -222,4 +225,42 @@ class CloseSpec : FunSpec({
             }
         }
     }
+
+    // close() returns while coroutines keep the pool busy: dispatches and yields from the pool's own workers are
+    // refused after shutdown, so those coroutines are cancelled and finish on Dispatchers.IO.
+
+    for ((shape, body) in listOf<Pair<String, suspend CoroutineScope.() -> Unit>>(
+        "yields in a loop" to { while (isActive) yield() },
+        "launches and joins children in a loop" to { while (true) launch { }.join() },
+        "yields in a loop on a limitedParallelism view" to {
+            withContext(coroutineContext[kotlinx.coroutines.CoroutineDispatcher]!!.limitedParallelism(1)) {
+                while (isActive) yield()
+            }
+        },
+    )) {
+        test("close() returns while a coroutine $shape, and the coroutine is cancelled with the pool's cause") {
+            withWatchdog {
+                val d = testDispatcher(2, "busy-close")
+                val scope = CoroutineScope(SupervisorJob())
+                val running = CompletableDeferred<Unit>()
+                val ended = CompletableDeferred<String>()
+                val job = scope.launch(d) {
+                    try {
+                        running.complete(Unit)
+                        body()
+                    } finally {
+                        ended.complete(Thread.currentThread().name)
+                    }
+                }
+                running.await()
+                d.close() // would never return if the loop's own dispatches were still accepted
+                d.pool.isTerminated shouldBe true
+                job.join()
+                job.isCancelled shouldBe true
+                job.cancellationMessage() shouldContain "pool busy-close is shut down"
+                ended.await() shouldNotStartWith "busy-close"
+            }
+        }
+    }
 })
+

@@ -97,7 +97,12 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     /** The pool: the JDK (9+) runs executor-less async methods it has and this class does not override here. */
     public Executor defaultExecutor() {
-        return pool;
+        return stages();
+    }
+
+    /** The executor of this future's executor-less async stages: the pool, as {@link StageExecutor} sees it. */
+    private Executor stages() {
+        return new StageExecutor(pool);
     }
 
     /**
@@ -229,7 +234,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
     /** Completes this future with {@code supplier}'s value, computed on the pool; returns this future. */
     @Override
     public ForageFuture<T> completeAsync(Supplier<? extends T> supplier) {
-        return completeAsync(supplier, pool);
+        return completeAsync(supplier, stages());
     }
 
     /** Completes this future with {@code supplier}'s value, computed on {@code executor}; returns this future. */
@@ -261,7 +266,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public <U> ForageFuture<U> thenApplyAsync(Function<? super T, ? extends U> fn) {
-        return stage(super.thenApplyAsync(fn, pool));
+        return stage(super.thenApplyAsync(fn, stages()));
     }
 
     @Override
@@ -276,7 +281,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public ForageFuture<Void> thenAcceptAsync(Consumer<? super T> action) {
-        return stage(super.thenAcceptAsync(action, pool));
+        return stage(super.thenAcceptAsync(action, stages()));
     }
 
     @Override
@@ -291,7 +296,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public ForageFuture<Void> thenRunAsync(Runnable action) {
-        return stage(super.thenRunAsync(action, pool));
+        return stage(super.thenRunAsync(action, stages()));
     }
 
     @Override
@@ -308,7 +313,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
     @Override
     public <U, V> ForageFuture<V> thenCombineAsync(CompletionStage<? extends U> other,
             BiFunction<? super T, ? super U, ? extends V> fn) {
-        return stage(super.thenCombineAsync(other, fn, pool));
+        return stage(super.thenCombineAsync(other, fn, stages()));
     }
 
     @Override
@@ -326,7 +331,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
     @Override
     public <U> ForageFuture<Void> thenAcceptBothAsync(CompletionStage<? extends U> other,
             BiConsumer<? super T, ? super U> action) {
-        return stage(super.thenAcceptBothAsync(other, action, pool));
+        return stage(super.thenAcceptBothAsync(other, action, stages()));
     }
 
     @Override
@@ -342,7 +347,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public ForageFuture<Void> runAfterBothAsync(CompletionStage<?> other, Runnable action) {
-        return stage(super.runAfterBothAsync(other, action, pool));
+        return stage(super.runAfterBothAsync(other, action, stages()));
     }
 
     @Override
@@ -357,7 +362,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public <U> ForageFuture<U> applyToEitherAsync(CompletionStage<? extends T> other, Function<? super T, U> fn) {
-        return stage(super.applyToEitherAsync(other, fn, pool));
+        return stage(super.applyToEitherAsync(other, fn, stages()));
     }
 
     @Override
@@ -373,7 +378,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public ForageFuture<Void> acceptEitherAsync(CompletionStage<? extends T> other, Consumer<? super T> action) {
-        return stage(super.acceptEitherAsync(other, action, pool));
+        return stage(super.acceptEitherAsync(other, action, stages()));
     }
 
     @Override
@@ -389,7 +394,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public ForageFuture<Void> runAfterEitherAsync(CompletionStage<?> other, Runnable action) {
-        return stage(super.runAfterEitherAsync(other, action, pool));
+        return stage(super.runAfterEitherAsync(other, action, stages()));
     }
 
     @Override
@@ -404,7 +409,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public <U> ForageFuture<U> thenComposeAsync(Function<? super T, ? extends CompletionStage<U>> fn) {
-        return stage(super.thenComposeAsync(fn, pool));
+        return stage(super.thenComposeAsync(fn, stages()));
     }
 
     @Override
@@ -420,7 +425,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public ForageFuture<T> whenCompleteAsync(BiConsumer<? super T, ? super Throwable> action) {
-        return stage(super.whenCompleteAsync(action, pool));
+        return stage(super.whenCompleteAsync(action, stages()));
     }
 
     @Override
@@ -435,7 +440,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     @Override
     public <U> ForageFuture<U> handleAsync(BiFunction<? super T, Throwable, ? extends U> fn) {
-        return stage(super.handleAsync(fn, pool));
+        return stage(super.handleAsync(fn, stages()));
     }
 
     @Override
