@@ -333,6 +333,15 @@ final class CallerRunner implements Runner {
     }
 
     @Override
+    public boolean anyRetired() {
+        return false; // no threads, none retires
+    }
+
+    @Override
+    public void restartRetired() {
+    }
+
+    @Override
     public boolean enterBlockingWithStandIn(Worker w) {
         return false; // no other thread: the caller is the pool's only one
     }

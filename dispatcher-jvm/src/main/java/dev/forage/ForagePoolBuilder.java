@@ -45,7 +45,11 @@ public final class ForagePoolBuilder {
     /** Negative: {@link #DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
     private int maxBlockingThreads = -1;
     long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
+    /** 0: workers never retire. */
+    long keepAliveNanos = DEFAULT_KEEP_ALIVE_NANOS;
     boolean ioWorkers;
+    /** The default of {@link #keepAlive}: 60 seconds. */
+    static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
     int maxHelpDepth = Tuning.MAX_HELP_DEPTH;
     int fairnessInterval = Tuning.FAIRNESS_INTERVAL;
     int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
@@ -169,6 +173,40 @@ public final class ForagePoolBuilder {
                     + " (and at most " + MAX_THREADS + " minus the thread count), was " + max);
         }
         this.maxBlockingThreads = max;
+        return this;
+    }
+
+    /**
+     * How long a worker thread stays idle before it ends; default 60 seconds, as {@code ForkJoinPool}'s keep-alive
+     * and kotlinx's {@code CoroutineScheduler}. The worker itself stays: the next job submitted to the pool starts a
+     * thread for it again, through the same path that wakes a sleeping worker, so an idle pool (or one dropped
+     * without {@code close()}) holds no threads, and a pool used now and then pays one thread start per keep-alive.
+     * At least one millisecond; see {@link #keepAliveForever()}. IO workers ({@link #ioWorkers()}) keep their
+     * threads, which own their selectors.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().keepAlive(10, TimeUnit.SECONDS).build();
+     * }</pre>
+     */
+    public ForagePoolBuilder keepAlive(long time, TimeUnit unit) {
+        if (unit == null) {
+            throw new NullPointerException("keepAlive: unit must not be null");
+        }
+        long nanos = unit.toNanos(time);
+        if (nanos < TimeUnit.MILLISECONDS.toNanos(1)) {
+            throw new IllegalArgumentException("keepAlive must be at least 1 ms, was " + time + " " + unit
+                    + "; to keep idle workers forever, call keepAliveForever()");
+        }
+        this.keepAliveNanos = nanos;
+        return this;
+    }
+
+    /**
+     * Idle worker threads never end (until the pool shuts down): for latency-critical pools whose first job after a
+     * quiet period must not pay a thread start.
+     */
+    public ForagePoolBuilder keepAliveForever() {
+        this.keepAliveNanos = 0L;
         return this;
     }
 

@@ -34,6 +34,7 @@ final class PoolTimers {
                 } else {
                     // Nobody watches the timers: the same rule as an injected job finds a worker for them.
                     registry.sleep.newInjectedJobs(1, true);
+                    registry.restartRetired();
                 }
             }
             return task;
@@ -54,6 +55,7 @@ final class PoolTimers {
             injector.push(t);
         }
         registry.sleep.newInjectedJobs(due.size(), wasEmpty);
+        registry.restartRetired();
     }
 
     /**
@@ -76,6 +78,7 @@ final class PoolTimers {
     void handOverWatch(int index) {
         if (queue.watcher() == index && queue.releaseWatch(index) && !queue.isEmpty()) {
             registry.sleep.newInjectedJobs(1, true);
+            registry.restartRetired();
         }
     }
 

@@ -82,7 +82,7 @@ final class Registry implements PoolProbe, SleepWaker {
         this.timers = new PoolTimers(this);
         this.runner = threads == 0 ? new CallerRunner(this)
                 : new ThreadedRunner(this, threads, settings.threadFactory, settings.daemon, extra,
-                        settings.blockingKeepAliveNanos);
+                        settings.blockingKeepAliveNanos, settings.keepAliveNanos);
         this.workers = new Worker[parkers.length];
         boolean inOrder = runner.runsJobsInSubmissionOrder();
         for (int i = 0; i < workers.length; i++) {
@@ -221,12 +221,14 @@ final class Registry implements PoolProbe, SleepWaker {
         }
         // I1 done (the push's claim CAS); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         sleep.newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
+        restartRetired();
     }
 
     private void pushInjected(Runnable job) {
         boolean wasEmpty = injector.push(job);
         // I1 done (the push); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         sleep.newInjectedJobs(1, wasEmpty);
+        restartRetired();
     }
 
     /** A worker's submission to the injector: refused when it is full. */
@@ -236,6 +238,17 @@ final class Registry implements PoolProbe, SleepWaker {
             throw queueFull(job, "the injector", injector.capacity());
         }
         sleep.newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
+        restartRetired();
+    }
+
+    /**
+     * P3 of {@link Retirement}, after every post (the push was P1, the protocol's post P2): brings a worker whose
+     * thread retired back. Costs one read of a word written only when a thread retires or comes back.
+     */
+    void restartRetired() {
+        if (runner.anyRetired()) {
+            runner.restartRetired();
+        }
     }
 
     /** The exception for a submission that a full queue refused ({@code ForkJoinPool}: "Queue capacity exceeded"). */

@@ -34,6 +34,12 @@ interface Runner {
      */
     boolean awaitLatch(Worker owner, SpinLatch latch, long deadline);
 
+    /** Whether a worker's thread retired ({@link Retirement}): the read P3 makes after every post. */
+    boolean anyRetired();
+
+    /** P3: brings one retired worker back with a new thread, unless another post already took them all. */
+    void restartRetired();
+
     /** The SHUTDOWN bit was just set; with {@code now}, queued jobs were removed and workers must stop soon. */
     void shutdownStarted(boolean now);
 

@@ -7,12 +7,16 @@ import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The usual mode: each core worker has a thread of its own, which runs the worker loop until shutdown, drains
  * what is left, and retires. The last core worker stays while timers are pending and fires them at their
  * deadlines. Extra threads stand in for workers inside blocking sections ({@link Compensation}); the pool has
  * terminated when the last of all its threads has left.
+ *
+ * <p>A core worker idle in its top-level loop for the keep-alive retires its thread, and a post brings it back
+ * with a new one ({@link Retirement}, which holds the protocol).
  */
 final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private final Registry registry;
@@ -23,7 +27,12 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private final long keepAliveNanos;
     /** Per core worker: set by shutdown; the worker's top-level wait is on it (one owner, like every latch). */
     private SpinLatch[] terminate;
-    private Thread[] threads;
+    /** Per core worker: its current thread (a new one after each retirement). */
+    private AtomicReferenceArray<Thread> threads;
+    /** The core workers' retirement states ({@link Retirement}). */
+    private final Retirement retirement;
+    /** How long a core worker stays idle before its thread retires; 0: never. */
+    private final long workerKeepAliveNanos;
     private Compensation compensation;
     /** Core workers that have not retired: the last one stays for pending timers. */
     private final AtomicInteger liveWorkers = new AtomicInteger();
@@ -39,8 +48,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private final List<Thread> extraThreads = new ArrayList<>();
 
     ThreadedRunner(Registry registry, int coreWorkers, ThreadFactory factory, boolean daemon, int extraSlots,
-            long keepAliveNanos) {
+            long keepAliveNanos, long workerKeepAliveNanos) {
         this.registry = registry;
+        this.workerKeepAliveNanos = workerKeepAliveNanos;
+        this.retirement = new Retirement(coreWorkers);
         this.coreWorkers = coreWorkers;
         this.factory = factory;
         this.daemon = daemon;
@@ -53,9 +64,14 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         return coreWorkers;
     }
 
-    /** Worker {@code index}'s thread; for tests. */
+    /** Worker {@code index}'s current thread (an ended one while it is retired); for tests. */
     Thread thread(int index) {
-        return threads[index];
+        return threads.get(index);
+    }
+
+    /** The core workers' retirement; for tests. */
+    Retirement retirement() {
+        return retirement;
     }
 
     @Override
@@ -63,23 +79,23 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         Worker[] workers = registry.workers;
         int n = coreWorkers;
         terminate = new SpinLatch[n];
-        threads = new Thread[n];
+        threads = new AtomicReferenceArray<>(n);
         liveWorkers.set(n);
         liveThreads.set(n);
         compensation = new Compensation(registry, this, n, extraSlots, keepAliveNanos);
         for (int i = 0; i < n; i++) {
             terminate[i] = new SpinLatch(registry, i);
-            threads[i] = newThread(workers[i], new WorkerMain(this, workers[i]), "-worker-" + i);
+            threads.set(i, newThread(workers[i], new WorkerMain(this, workers[i]), "-worker-" + i));
         }
         for (int i = 0; i < n; i++) {
             try {
-                threads[i].start();
+                threads.get(i).start();
             } catch (Throwable t) {
                 // The JVM could not start a thread (out of native threads, or a factory's thread that was
                 // started already): the workers that run must not be left behind without a pool.
                 abortStart(i);
                 throw new IllegalStateException("pool " + registry.name + " could not start worker thread " + i
-                        + " (" + threads[i].getName() + "); the pool was shut down", t);
+                        + " (" + threads.get(i).getName() + "); the pool was shut down", t);
             }
         }
     }
@@ -125,12 +141,12 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
      */
     private void abortStart(int started) {
         registry.lifecycle.startShutdown();
-        int notStarted = threads.length - started;
+        int notStarted = threads.length() - started;
         liveWorkers.addAndGet(-notStarted);
         for (int i = 0; i < started; i++) {
             terminate[i].set();
         }
-        for (int i = started; i < threads.length; i++) {
+        for (int i = started; i < threads.length(); i++) {
             if (registry.workers[i].io != null) {
                 registry.workers[i].io.closeSelector(); // never ran: nobody else closes it
             }
@@ -185,10 +201,18 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         for (SpinLatch t : terminate) {
             t.set();
         }
+        // A retired worker has no thread to see its latch: count it out here. One that retires after this loop
+        // read its state sees the SHUTDOWN bit in R2 and stays to drain (the Dekker pair in the class comment).
+        for (int i = 0; i < coreWorkers; i++) {
+            if (retirement.endIfRetired(i)) {
+                liveWorkers.decrementAndGet();
+                threadExited();
+            }
+        }
         compensation.shutdownStarted();
         if (now) {
-            for (Thread t : threads) {
-                t.interrupt();
+            for (int i = 0; i < coreWorkers; i++) {
+                threads.get(i).interrupt();
             }
             for (Thread t : extraThreadsSnapshot()) {
                 t.interrupt();
@@ -261,6 +285,43 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
     }
 
+    /**
+     * Worker {@code w}'s thread, idle for the keep-alive: true if it retired and must end now without touching the
+     * worker again; false if work or shutdown came in meanwhile ({@link Retirement#retire}).
+     */
+    private boolean retire(Worker w) {
+        return retirement.retire(w.index, new Retirement.WorkCheck() {
+            @Override
+            public boolean workLeft() {
+                return registry.hasQueuedJobs() || !registry.timers.isEmpty() || registry.lifecycle.isShutdown();
+            }
+        });
+    }
+
+    @Override
+    public boolean anyRetired() {
+        return retirement.anyRetired();
+    }
+
+    @Override
+    public void restartRetired() {
+        int i = retirement.claimRetired();
+        if (i < 0) {
+            return;
+        }
+        Worker w = registry.workers[i];
+        try {
+            Thread t = newThread(w, new WorkerMain(this, w), "-worker-" + i);
+            threads.set(i, t);
+            t.start();
+        } catch (Throwable e) {
+            // No thread to be had now (the JVM's or the factory's refusal): the worker stays retired, the next
+            // post tries again, and the failure goes where a job's would.
+            retirement.restartFailed(i);
+            registry.handleUncaught(Thread.currentThread(), e);
+        }
+    }
+
     @Override
     public void lastTimerCancelled() {
         // The last worker may be parked in drainAndRetire until a deadline that no longer exists. An unpark that
@@ -278,7 +339,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
         // Every worker finished its loop; wait for the threads themselves to end, so that no pool thread is
         // alive once this returns true.
-        List<Thread> all = new ArrayList<>(Arrays.asList(threads));
+        List<Thread> all = new ArrayList<>();
+        for (int i = 0; i < coreWorkers; i++) {
+            all.add(threads.get(i));
+        }
         all.addAll(Arrays.asList(extraThreadsSnapshot()));
         for (Thread t : all) {
             long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
@@ -370,17 +434,29 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         public void run() {
             Worker previous = Worker.bind(worker);
             worker.busyStarts();
+            worker.retireAfterNanos = worker.io == null ? runner.workerKeepAliveNanos : 0L;
+            boolean retired = false;
             try {
-                worker.waitUntil(runner.terminate[worker.index], Worker.NO_DEADLINE);
+                while (!worker.waitUntil(runner.terminate[worker.index], Worker.NO_DEADLINE)) {
+                    // Idle for the keep-alive, and no longer counted idle.
+                    worker.busyEnds();
+                    if (runner.retire(worker)) {
+                        retired = true;
+                        return;
+                    }
+                    worker.busyStarts();
+                }
                 if (worker.io != null) {
                     // Pending IO waits fail now; the jobs that their failure resumes are drained below.
                     worker.io.close();
                 }
                 runner.drainAndRetire(worker);
-            } finally {
                 worker.busyEnds();
+            } finally {
                 Worker.unbind(previous);
-                runner.threadExited();
+                if (!retired) {
+                    runner.threadExited();
+                }
             }
         }
 

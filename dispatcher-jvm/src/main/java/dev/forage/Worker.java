@@ -46,6 +46,14 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * that the latch's setter can unpark it ({@link Registry#notifyWorkerLatchIsSet}); null otherwise.
      */
     volatile Thread latchBlockedThread;
+    /**
+     * Set by the runner before the worker's top-level loop: how long the worker may stay idle there before its
+     * thread retires ({@link #waitUntil} returns false); 0 for never (IO workers, stand-ins, a pool that callers
+     * run). Owner only.
+     */
+    long retireAfterNanos;
+    /** {@link System#nanoTime()} when the current idle spell began; owner only. */
+    private long idleSince;
     /** Jobs whose completion a throwable cut short, to settle from a shallower frame ({@link WaitedJob}). */
     private WaitedJob unsettled;
     /**
@@ -121,7 +129,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
     /**
      * Owner thread. Runs jobs until {@code latch} is set or {@code deadline} (a value of the pool's clock) passes;
      * returns whether the latch is set. Never idles while work is findable: local jobs first, then stealing, timers,
-     * the injector, and only then the sleep protocol.
+     * the injector, and only then the sleep protocol. In the top-level loop it also returns false, no longer
+     * counted idle, once it has been idle for {@link #retireAfterNanos}: the runner then retires its thread.
      */
     boolean waitUntil(CoreLatch latch, long deadline) {
         if (jobDepth > registry.maxHelpDepth && !latch.probe()) {
@@ -181,6 +190,10 @@ final class Worker extends WorkerPad1 implements IdleContext {
                         leaveIdle(idle);
                         return latch.probe();
                     }
+                    if (keepAliveEnded()) {
+                        leaveIdle(idle); // counted busy from here: the runner's retirement takes over
+                        return latch.probe();
+                    }
                     if (leftLoneJob) {
                         // We left a neighbour's only job to its owner. Never sleep on it: the next round takes
                         // it if it is still there. Beside a producer, a pause first, so that this worker falls
@@ -233,8 +246,35 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * ({@code docs/observability.md}, "Busy time"), then the sleep strategy's "start looking" event.
      */
     private IdleState enterIdle() {
-        counters.busyEnds(System.nanoTime());
+        long now = System.nanoTime();
+        idleSince = now;
+        counters.busyEnds(now);
         return sleep.startLooking(index);
+    }
+
+    /** In the top-level loop of a worker whose thread may retire. */
+    private boolean mayRetire() {
+        return retireAfterNanos > 0 && jobDepth == 0;
+    }
+
+    /**
+     * Owner, idle in the top-level loop: whether the keep-alive has passed with nothing to do, so the thread may
+     * retire. Not while a timer is pending, which needs a worker to fire it: then another keep-alive begins (a
+     * timer scheduled after the last thread retired brings one back, as any post does).
+     */
+    private boolean keepAliveEnded() {
+        if (!mayRetire()) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (now - idleSince < retireAfterNanos) {
+            return false;
+        }
+        if (!timers.isEmpty()) {
+            idleSince = now;
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -276,6 +316,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
             throw registry.queueFull(job, "worker " + index + "'s deque", deque.capacity());
         }
         sleep.newInternalJobs(1, wasEmpty);
+        registry.restartRetired();
     }
 
     /**
@@ -657,6 +698,10 @@ final class Worker extends WorkerPad1 implements IdleContext {
         long nanos = timers.watchNanos(index); // Parker.FOREVER == PARK_FOREVER when not watching
         if (waitDeadline != NO_DEADLINE) {
             nanos = Math.min(nanos, Math.max(waitDeadline - clock.nanoTime(), 0L));
+        }
+        if (nanos == PARK_FOREVER && mayRetire()) {
+            // A sleep past the keep-alive ends by itself, as on a deadline; the loop then retires the thread.
+            nanos = Math.max(idleSince + retireAfterNanos - System.nanoTime(), 0L);
         }
         return nanos;
     }

@@ -98,10 +98,31 @@ public class ForageDispatcherBuilder internal constructor() {
      */
     public var blockingKeepAlive: kotlin.time.Duration = kotlin.time.Duration.parse("60s")
 
+    /**
+     * How long a worker thread stays idle before it ends; default 60 seconds, as `Dispatchers.Default`'s workers.
+     * The next coroutine dispatched to the pool starts it again. [kotlin.time.Duration.INFINITE] keeps idle threads
+     * until the pool closes. See [ForagePoolBuilder.keepAlive].
+     * ```
+     * forageDispatcher { keepAlive = 10.seconds }
+     * ```
+     */
+    public var keepAlive: kotlin.time.Duration = kotlin.time.Duration.parse("60s")
+        set(value) {
+            require(value == kotlin.time.Duration.INFINITE || value.inWholeMilliseconds >= 1) {
+                "keepAlive must be at least 1 ms or Duration.INFINITE (keep idle workers forever), was $value"
+            }
+            field = value
+        }
+
     internal fun buildPool(): ForagePool {
         val builder = ForagePool.builder().threads(threads).daemon(daemon)
         maxBlockingThreads?.let { builder.maxBlockingThreads(it) }
         builder.blockingKeepAlive(blockingKeepAlive.inWholeNanoseconds, java.util.concurrent.TimeUnit.NANOSECONDS)
+        if (keepAlive == kotlin.time.Duration.INFINITE) {
+            builder.keepAliveForever()
+        } else {
+            builder.keepAlive(keepAlive.inWholeNanoseconds, java.util.concurrent.TimeUnit.NANOSECONDS)
+        }
         if (ioWorkers) builder.ioWorkers()
         name?.let { builder.name(it) }
         threadFactory?.let { builder.threadFactory(it) }
