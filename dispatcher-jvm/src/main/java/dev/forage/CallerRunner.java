@@ -352,6 +352,6 @@ final class CallerRunner implements Runner {
 
     @Override
     public int[] blockingSnapshot() {
-        return new int[4];
+        return new int[5];
     }
 }

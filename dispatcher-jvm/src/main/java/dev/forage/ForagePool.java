@@ -41,10 +41,16 @@ import java.util.concurrent.TimeUnit;
  * kills a worker.
  *
  * <h2>Shutdown</h2>
- * {@link #shutdown()} (or {@link #close()}, which also waits) rejects new outside submissions with
- * {@link RejectedExecutionException}; every job accepted before it still runs, and jobs that running jobs
- * submit are accepted until the pool drains. Pending timers still fire at their deadlines;
- * {@link #shutdownNow()} cancels them and returns the never-started jobs.
+ * {@link #shutdown()} (or {@link #close()}, which also waits) rejects new submissions with
+ * {@link RejectedExecutionException}, from outside and from the pool's own workers alike, so a job that
+ * resubmits itself cannot keep the pool alive; every job accepted before it still runs, with the {@code join}s
+ * and scope spawns it waits for. Pending timers still fire at their deadlines; {@link #shutdownNow()} cancels them
+ * and returns the never-started jobs. See {@code docs/lifecycle.md}.
+ *
+ * <h2>Idle threads and queue capacity</h2>
+ * A worker thread idle for the {@linkplain ForagePoolBuilder#keepAlive keep-alive} (60 seconds) ends, and the
+ * next job starts it again, so an idle pool holds no threads. Each worker's deque and the injector hold at most
+ * 2^22 jobs; a submission to a full queue throws {@link RejectedExecutionException} ("queue capacity exceeded").
  *
  * <h2>Single-threaded pools</h2>
  * A pool built with {@link ForagePoolBuilder#singleThreaded()} has no worker threads (marl's single-threaded
@@ -567,7 +573,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * ForagePool[compute, running, threads=4, active=1, idle=1, sleeping=2, queued=12 (deques=10, injector=2),
      *     steals=10, jobsRun=1000]
      * </pre>
-     * {@code active}, {@code idle} and {@code sleeping} workers (running jobs; awake but searching; blocked), jobs
+     * {@code active}, {@code idle} and {@code sleeping} workers (running jobs; awake but searching; blocked; and
+     * {@code retired=N} when threads ended after the keep-alive), jobs
      * queued in the workers' deques and in the injector, and two counters: jobs taken from another worker's deque
      * and jobs run. The format is for people; parse {@link #statistics()} instead.
      */
@@ -576,6 +583,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         PoolStatistics s = registry.statistics();
         return "ForagePool[" + registry.name + ", " + registry.lifecycle.state() + ", threads=" + s.threads()
                 + ", active=" + s.activeWorkers() + ", idle=" + s.idleWorkers() + ", sleeping=" + s.sleepingWorkers()
+                + (s.retiredWorkers() > 0 ? ", retired=" + s.retiredWorkers() : "")
                 + ", queued=" + s.queuedJobs() + " (deques=" + s.dequeQueuedJobs() + ", injector="
                 + s.injectorQueuedJobs() + "), steals=" + s.steals() + ", jobsRun=" + s.jobsRun() + "]";
     }

@@ -51,7 +51,10 @@ public final class PoolStatistics {
     private final long busyNanos;
     private final long dequeQueuedJobs;
     private final long injectorQueuedJobs;
-    /** {blocked workers, compensating threads, spare threads, most blocked at once}: {@code Runner#blockingSnapshot}. */
+    /**
+     * {blocked workers, compensating threads, spare threads, most blocked at once, retired workers}:
+     * {@code Runner#blockingSnapshot}.
+     */
     private final int[] blocking;
 
     private PoolStatistics(int threads, long[] totals, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker,
@@ -168,7 +171,15 @@ public final class PoolStatistics {
      * one after the other).
      */
     public int activeWorkers() {
-        return Math.max(threads + blocking[1] - blocking[0] - idleWorkers - sleepingWorkers, 0);
+        return Math.max(threads + blocking[1] - blocking[0] - idleWorkers - sleepingWorkers - blocking[4], 0);
+    }
+
+    /**
+     * Workers whose threads ended after the keep-alive ({@link ForagePoolBuilder#keepAlive}); the next job
+     * submitted starts one again. A gauge: {@code threads()} less this is the number of worker threads alive.
+     */
+    public int retiredWorkers() {
+        return blocking[4];
     }
 
     /**
@@ -269,6 +280,7 @@ public final class PoolStatistics {
                 .append(", queuedJobs=").append(queuedJobs()).append(", injectorQueuedJobs=").append(injectorQueuedJobs)
                 .append(", blockedWorkers=").append(blocking[0]).append(", compensatingThreads=").append(blocking[1])
                 .append(", spareThreads=").append(blocking[2]).append(", mostBlockedWorkers=").append(blocking[3])
+                .append(", retiredWorkers=").append(blocking[4])
                 .append(", busyNanos=").append(busyNanos)
                 .append(", jobsPerWorker=").append(Arrays.toString(jobsPerWorker))
                 .append(", queuedPerWorker=").append(Arrays.toString(queuedPerWorker))

@@ -146,11 +146,19 @@ final class Registry implements PoolProbe, SleepWaker {
             injectFromOutside(job);
             return;
         }
-        // One volatile read of a word written at shutdown and by outside timer submissions only.
-        if (lifecycle.isShutdown()) {
+        refuseAfterShutdown(w, job);
+        pushOnWorker(w, job);
+    }
+
+    /**
+     * A worker's submission after shutdown is refused, but for the follow-ups of the IO waits that shutdown itself
+     * failed ({@code SelectorParker.close}): those resume work accepted before (a coroutine waiting on its socket).
+     * One volatile read of a word written at shutdown and by outside timer submissions only.
+     */
+    private void refuseAfterShutdown(Worker w, Runnable job) {
+        if (lifecycle.isShutdown() && !w.failingIoWaits) {
             throw lifecycle.rejected(job);
         }
-        pushOnWorker(w, job);
     }
 
     /**
@@ -187,9 +195,7 @@ final class Registry implements PoolProbe, SleepWaker {
             injectFromOutside(job);
             return;
         }
-        if (lifecycle.isShutdown()) {
-            throw lifecycle.rejected(job);
-        }
+        refuseAfterShutdown(w, job);
         if (!w.inSubmissionOrder && w.inTopLevelJob() && injector.isEmpty()) {
             w.pushBehindOwnJobs(job);
         } else {

@@ -69,8 +69,8 @@ interface Runner {
     void exitBlocking(Worker w);
 
     /**
-     * Blocking sections right now: {blocked workers, threads standing in for them, spare threads waiting to, most
-     * blocked at once}.
+     * Blocking sections and retirement right now: {blocked workers, threads standing in for them, spare threads
+     * waiting to, most blocked at once, retired workers}.
      */
     int[] blockingSnapshot();
 

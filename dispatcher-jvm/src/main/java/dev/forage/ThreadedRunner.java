@@ -237,7 +237,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     @Override
     public int[] blockingSnapshot() {
-        return compensation.snapshot();
+        int[] blocking = compensation.snapshot();
+        int[] all = Arrays.copyOf(blocking, blocking.length + 1);
+        all[blocking.length] = retirement.retiredCount();
+        return all;
     }
 
     /**
@@ -447,8 +450,14 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
                     worker.busyStarts();
                 }
                 if (worker.io != null) {
-                    // Pending IO waits fail now; the jobs that their failure resumes are drained below.
-                    worker.io.close();
+                    // Pending IO waits fail now; the jobs that their failure resumes are accepted, and drained
+                    // below.
+                    worker.failingIoWaits = true;
+                    try {
+                        worker.io.close();
+                    } finally {
+                        worker.failingIoWaits = false;
+                    }
                 }
                 runner.drainAndRetire(worker);
                 worker.busyEnds();

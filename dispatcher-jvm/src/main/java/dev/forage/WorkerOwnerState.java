@@ -59,6 +59,11 @@ abstract class WorkerOwnerState extends LeadingPad {
      * bounds helping ({@link Tuning#MAX_HELP_DEPTH}).
      */
     int jobDepth;
+    /**
+     * True while this worker, after shutdown, fails its pending IO waits and runs their listeners: their
+     * follow-up jobs are accepted ({@code Registry.refuseAfterShutdown}).
+     */
+    boolean failingIoWaits;
     /** How deep this worker's thread is in blocking sections ({@code Compensation}); 0 when not blocking. */
     int blockingDepth;
 }

@@ -33,8 +33,8 @@ import kotlinx.coroutines.ensureActive
  * val total = left + right
  * ```
  *
- * After the pool was shut down, a call from outside it starts nothing and cancels the calling coroutine, as a
- * dispatch to a closed pool does: it throws a [kotlinx.coroutines.CancellationException] whose cause is the
+ * After the pool was shut down, a call (from outside it, or from a coroutine still running on it) starts nothing
+ * and cancels the calling coroutine, as a dispatch to a closed pool does: it throws a [kotlinx.coroutines.CancellationException] whose cause is the
  * pool's [RejectedExecutionException].
  */
 public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
@@ -69,8 +69,8 @@ public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, 
  * pool.awaitScope { s -> s.spawn { inner -> inner.spawn { -> leaf() } } }
  * ```
  *
- * After the pool was shut down, a call from outside it starts nothing and cancels the calling coroutine (see
- * [awaitJoin]).
+ * After the pool was shut down, a call (from outside it, or from a coroutine still on it) starts nothing and
+ * cancels the calling coroutine (see [awaitJoin]).
  */
 public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     Requirements.requireKotlin() // the stdlib that compiled suspend code here calls into
@@ -104,7 +104,7 @@ private class SuspendedJoin<A, B>(private val a: () -> A, private val b: () -> B
             countOut()
         }
         if (pool.isCurrentThreadWorker) {
-            pool.execute(jobB) // our own deque: accepted even while the pool drains after shutdown
+            pool.execute(jobB) // our own deque; refused after shutdown, as from outside: nothing started yet
             runA()
             countOut()
             return

@@ -230,9 +230,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
 
     /**
      * The owning executor's whole submission path: the pool's own admission, plus one read of its shutdown
-     * state. The read is for tasks submitted by running tasks, which the pool accepts until it drains (its
-     * jobs may need them) and the ExecutorService contract rejects once shut down. A submission that races
-     * with shutdown is either rejected or runs, as it is for the pool itself.
+     * state, so that a task refused after shutdown gets the executor's message rather than the pool's. A
+     * submission that races with shutdown is either rejected or runs, as it is for the pool itself.
      */
     private void executeOwned(Runnable job, Object what) {
         if (pool.isShutdown()) {
@@ -400,8 +399,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
             throw rejectedAfterShutdown(what, null);
         }
         if (pool.isShutdown()) {
-            // A task running on the pool would still get in (the pool accepts its workers' jobs until it
-            // drains); a view over a shut-down pool is shut down, whichever face shut the pool down.
+            // A view over a shut-down pool is shut down, whichever face shut the pool down.
             release();
             shutdown();
             throw poolRejected(what, null);
