@@ -54,7 +54,8 @@ final class Pools {
 
     /**
      * Waits until every worker is counted as sleeping by the protocol and is parked on its condition (a worker
-     * between the sleeper CAS and the block is counted but still runnable; it is not asleep yet).
+     * between the sleeper CAS and the block is counted but still runnable; it is not asleep yet). A sleeping worker
+     * parks with a timeout when its thread may retire (the keep-alive), so either waiting state counts.
      */
     static void awaitAllAsleep(ForagePool pool) {
         List<Thread> threads = workerThreads(pool);
@@ -63,7 +64,8 @@ final class Pools {
                 return false;
             }
             for (Thread t : threads) {
-                if (t.getState() != Thread.State.WAITING) {
+                Thread.State state = t.getState();
+                if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
                     return false;
                 }
             }
