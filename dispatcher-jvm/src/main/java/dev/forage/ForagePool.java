@@ -390,6 +390,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         SpinLatch done = new SpinLatch(registry, w.index);
         CountLatch count = new CountLatch(done);
         Scope scope = new Scope(registry, count);
+        long floor = w.deque.bottomIndex(); // the jobs the body spawns on this deque sit here and above
         T result = null;
         try {
             result = body.run(scope);
@@ -397,7 +398,7 @@ public final class ForagePool implements Executor, AutoCloseable {
             scope.recordFailure(t);
         }
         count.set(); // the body's own count
-        w.waitUntil(done, Worker.NO_DEADLINE);
+        w.waitUntil(done, Worker.NO_DEADLINE, floor);
         Throwable failure = scope.failure();
         if (failure != null) {
             throw Sneaky.rethrow(failure);

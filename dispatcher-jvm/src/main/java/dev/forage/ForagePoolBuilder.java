@@ -189,15 +189,8 @@ public final class ForagePoolBuilder {
      * }</pre>
      */
     public ForagePoolBuilder keepAlive(long time, TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("keepAlive: unit must not be null");
-        }
-        long nanos = unit.toNanos(time);
-        if (nanos < TimeUnit.MILLISECONDS.toNanos(1)) {
-            throw new IllegalArgumentException("keepAlive must be at least 1 ms, was " + time + " " + unit
-                    + "; to keep idle workers forever, call keepAliveForever()");
-        }
-        this.keepAliveNanos = nanos;
+        this.keepAliveNanos = atLeastOneMilli("keepAlive", time, unit,
+                "; to keep idle workers forever, call keepAliveForever()");
         return this;
     }
 
@@ -219,14 +212,7 @@ public final class ForagePoolBuilder {
      * }</pre>
      */
     public ForagePoolBuilder blockingKeepAlive(long time, TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("blockingKeepAlive: unit must not be null");
-        }
-        long nanos = unit.toNanos(time);
-        if (nanos < TimeUnit.MILLISECONDS.toNanos(1)) {
-            throw new IllegalArgumentException("blockingKeepAlive must be at least 1 ms, was " + time + " " + unit);
-        }
-        this.blockingKeepAliveNanos = nanos;
+        this.blockingKeepAliveNanos = atLeastOneMilli("blockingKeepAlive", time, unit, "");
         return this;
     }
 
@@ -256,6 +242,18 @@ public final class ForagePoolBuilder {
         }
         this.clock = clock;
         return this;
+    }
+
+    /** A keep-alive in nanoseconds, checked: {@code unit} not null, at least one millisecond. */
+    private static long atLeastOneMilli(String setting, long time, TimeUnit unit, String hint) {
+        if (unit == null) {
+            throw new NullPointerException(setting + ": unit must not be null");
+        }
+        long nanos = unit.toNanos(time);
+        if (nanos < TimeUnit.MILLISECONDS.toNanos(1)) {
+            throw new IllegalArgumentException(setting + " must be at least 1 ms, was " + time + " " + unit + hint);
+        }
+        return nanos;
     }
 
     /** For tests: {@link Tuning#MAX_HELP_DEPTH} for this pool, so that a test can make the bound bite. */

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The engine of one pool: its workers, the injector, the sleep protocol, the timers, the life cycle and the
@@ -420,7 +420,7 @@ final class Registry implements PoolProbe, SleepWaker {
         sleep.notifyWorkerLatchIsSet(workerIndex);
         Thread blocked = workers[workerIndex].latchBlockedThread;
         if (blocked != null) {
-            java.util.concurrent.locks.LockSupport.unpark(blocked);
+            LockSupport.unpark(blocked);
         }
     }
 

@@ -202,7 +202,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             t.set();
         }
         // A retired worker has no thread to see its latch: count it out here. One that retires after this loop
-        // read its state sees the SHUTDOWN bit in R2 and stays to drain (the Dekker pair in the class comment).
+        // read its state sees the SHUTDOWN bit in R2 and stays to drain (Retirement's Dekker pair).
         for (int i = 0; i < coreWorkers; i++) {
             if (retirement.endIfRetired(i)) {
                 liveWorkers.decrementAndGet();

@@ -211,6 +211,11 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return n == 1 ? t : n <= 0 ? NO_JOBS : SEVERAL_JOBS;
     }
 
+    /** Owner only: one past the index of the newest job ({@code bottom}); the index its next push takes. */
+    long bottomIndex() {
+        return bottom;
+    }
+
     /** Any thread; a snapshot: the index of the oldest job if the deque holds any ({@code top}). */
     public long oldestIndex() {
         return top;

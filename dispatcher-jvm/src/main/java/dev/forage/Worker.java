@@ -2,6 +2,7 @@ package dev.forage;
 
 import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker of a pool: its deque, its statistics, and the loop that runs jobs until a latch is set (Rayon's
@@ -17,6 +18,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
     private static volatile boolean customThreadsExist;
 
     static final long NO_DEADLINE = Long.MAX_VALUE;
+    /** {@link #waitUntil(CoreLatch, long, long)}: the wait has no jobs of its own on the deque. */
+    static final long NO_FLOOR = Long.MAX_VALUE;
 
     final Registry registry;
     final int index;
@@ -47,22 +50,11 @@ final class Worker extends WorkerPad1 implements IdleContext {
      */
     volatile Thread latchBlockedThread;
     /**
-     * Set by the runner before the worker's top-level loop: how long the worker may stay idle there before its
-     * thread retires ({@link #waitUntil} returns false); 0 for never (IO workers, stand-ins, a pool that callers
-     * run). Owner only.
-     */
-    long retireAfterNanos;
-    /** {@link System#nanoTime()} when the current idle spell began; owner only. */
-    private long idleSince;
-    /** Jobs whose completion a throwable cut short, to settle from a shallower frame ({@link WaitedJob}). */
-    private WaitedJob unsettled;
-    /**
      * Failures of plain jobs not yet reported to the handler because reporting them ran out of stack; owner only.
      * Written in a catch block without a call, so it needs no stack; reported by the next {@link #execute} that
      * returns. A handful is plenty: each frame that reports has more stack than the one that could not.
      */
     private final Throwable[] unreported = new Throwable[8];
-    private int unreportedCount;
 
     Worker(Registry registry, int index, Parker parker, boolean inSubmissionOrder) {
         this.registry = registry;
@@ -133,12 +125,28 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * counted idle, once it has been idle for {@link #retireAfterNanos}: the runner then retires its thread.
      */
     boolean waitUntil(CoreLatch latch, long deadline) {
+        return waitUntil(latch, deadline, NO_FLOOR);
+    }
+
+    /**
+     * {@link #waitUntil(CoreLatch, long)} for a wait whose own jobs are the ones this worker pushed on its deque at
+     * index {@code floor} and above (a scope's spawned jobs): past the help bound it still runs those, since they
+     * are the wait's own subtree, and blocks only when none is left. {@link #NO_FLOOR}: no such jobs.
+     */
+    boolean waitUntil(CoreLatch latch, long deadline, long floor) {
         if (jobDepth > registry.maxHelpDepth && !latch.probe()) {
             // Helping here would run a job on top of jobDepth others. A helped job may itself wait and help, so
             // without a bound the stack would grow with the number of jobs rather than with the depth of the
-            // join tree (docs/sleep.md section 6, "The stack bound"): block instead, while another thread keeps
-            // the pool's parallelism. Without one (a single-threaded pool, no blocking threads left), help as
-            // usual: liveness first.
+            // join tree (docs/sleep.md section 6.2, "The stack bound"): run only this wait's own jobs, then block,
+            // while another thread keeps the pool's parallelism. Without one (a single-threaded pool, no blocking
+            // threads left), help as usual: liveness first.
+            Runnable own;
+            while (!latch.probe() && (own = popAbove(floor)) != null) {
+                execute(own);
+            }
+            if (latch.probe()) {
+                return true;
+            }
             int blocked = awaitBlocked(latch, deadline);
             if (blocked >= 0) {
                 return blocked == 1;
@@ -392,6 +400,11 @@ final class Worker extends WorkerPad1 implements IdleContext {
         return deque.pop();
     }
 
+    /** Owner thread: the newest job of this deque if it sits at index {@code floor} or above, else null. */
+    private Runnable popAbove(long floor) {
+        return floor != NO_FLOOR && deque.bottomIndex() > floor ? deque.pop() : null;
+    }
+
     /**
      * Whether the calling code runs in a job that this worker's top-level loop took (or in that loop itself), not
      * in one run by a wait inside another job, where takes are LIFO pops ({@link #takeLocalJob}).
@@ -447,9 +460,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
                 }
                 if (latch.fallAsleep()) {
                     if (deadline == NO_DEADLINE) {
-                        java.util.concurrent.locks.LockSupport.park(latch);
+                        LockSupport.park(latch);
                     } else {
-                        java.util.concurrent.locks.LockSupport.parkNanos(latch, nanos);
+                        LockSupport.parkNanos(latch, nanos);
                     }
                     latch.wakeUp();
                 }
@@ -636,6 +649,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
                 unsettled = w;
             } else if (unreportedCount < unreported.length) {
                 unreported[unreportedCount++] = t;
+            } else {
+                registry.handleUncaught(Thread.currentThread(), t); // the list is full: report it now
             }
         }
         jobDepth--;

@@ -64,6 +64,18 @@ abstract class WorkerOwnerState extends LeadingPad {
      * follow-up jobs are accepted ({@code Registry.refuseAfterShutdown}).
      */
     boolean failingIoWaits;
+    /**
+     * Set by the runner before the worker's top-level loop: how long the worker may stay idle there before its
+     * thread retires ({@code Worker.waitUntil} returns false); 0 for never (IO workers, stand-ins, a pool that
+     * callers run).
+     */
+    long retireAfterNanos;
+    /** {@link System#nanoTime()} when the current idle spell began: written at every idle entry. */
+    long idleSince;
+    /** Jobs whose completion a throwable cut short, to settle from a shallower frame ({@link WaitedJob}). */
+    WaitedJob unsettled;
+    /** How many of {@code Worker.unreported} hold failures still to report. */
+    int unreportedCount;
     /** How deep this worker's thread is in blocking sections ({@code Compensation}); 0 when not blocking. */
     int blockingDepth;
 }

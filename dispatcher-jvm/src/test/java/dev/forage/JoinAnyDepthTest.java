@@ -156,6 +156,49 @@ class JoinAnyDepthTest {
         }
     }
 
+    /** A job that spawns the next one into the same scope, {@code left} more times. */
+    static void spawnChain(Scope s, int left, AtomicInteger ran) {
+        ran.incrementAndGet();
+        if (left > 0) {
+            s.spawn(inner -> spawnChain(inner, left - 1, ran));
+        }
+    }
+
+    @ParameterizedTest(name = "{0} threads")
+    @ValueSource(ints = {1, 2, 4})
+    void aLongSpawnChainInOneScopeRunsInConstantStack(int threads) {
+        try (ForagePool pool = Pools.pool(threads)) {
+            AtomicInteger ran = new AtomicInteger();
+            pool.scope(s -> {
+                spawnChain(s, 200_000, ran);
+                return null;
+            });
+            assertEquals(200_001, ran.get());
+        }
+    }
+
+    /** Scopes nested {@code depth} deep, each level's spawned job opening the next level's scope. */
+    static int nestedScopes(ForagePool pool, int depth) {
+        if (depth == 0) {
+            return 0;
+        }
+        AtomicInteger below = new AtomicInteger();
+        pool.scope(s -> {
+            s.spawn(() -> below.set(nestedScopes(pool, depth - 1)));
+            s.spawn(() -> { });
+            return null;
+        });
+        return below.get() + 1;
+    }
+
+    @ParameterizedTest(name = "{0} threads")
+    @ValueSource(ints = {1, 2, 4})
+    void deeplyNestedScopesFinish(int threads) {
+        try (ForagePool pool = Pools.pool(threads)) {
+            assertEquals(500, (int) pool.install(() -> nestedScopes(pool, 500)));
+        }
+    }
+
     // A throwable anywhere reaches the waiter.
 
     static int recurseForever(int n) {

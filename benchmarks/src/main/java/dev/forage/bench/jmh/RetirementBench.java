@@ -3,7 +3,6 @@ package dev.forage.bench.jmh;
 import dev.forage.ForagePool;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -40,12 +39,7 @@ public class RetirementBench {
     public String state;
 
     private java.util.concurrent.Executor pool;
-    private volatile Thread waiter;
-    private volatile boolean ran;
-    private final Runnable job = () -> {
-        ran = true;
-        LockSupport.unpark(waiter);
-    };
+    private final RoundTrip roundTrip = new RoundTrip();
 
     @Setup(Level.Trial)
     public void start() {
@@ -65,21 +59,11 @@ public class RetirementBench {
     /** Not measured: 20 ms away, so every worker is asleep, or (1 ms keep-alive) its thread has ended. */
     @Setup(Level.Invocation)
     public void idle() {
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
-        long now;
-        while ((now = System.nanoTime()) - end < 0) {
-            LockSupport.parkNanos(end - now);
-        }
+        RoundTrip.idle(20_000);
     }
 
     @Benchmark
     public boolean firstJob() {
-        waiter = Thread.currentThread();
-        ran = false;
-        pool.execute(job);
-        while (!ran) {
-            LockSupport.park(this);
-        }
-        return ran;
+        return roundTrip.run(pool);
     }
 }

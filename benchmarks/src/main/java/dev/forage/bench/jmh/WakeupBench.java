@@ -2,7 +2,6 @@ package dev.forage.bench.jmh;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -39,12 +38,7 @@ public class WakeupBench {
     public int idleMicros;
 
     private Executor pool;
-    private volatile Thread waiter;
-    private volatile boolean ran;
-    private final Runnable job = () -> {
-        ran = true;
-        LockSupport.unpark(waiter);
-    };
+    private final RoundTrip roundTrip = new RoundTrip();
 
     @Setup(Level.Trial)
     public void start() {
@@ -60,22 +54,12 @@ public class WakeupBench {
     @Setup(Level.Invocation)
     public void idle() {
         if (idleMicros > 0) {
-            long end = System.nanoTime() + idleMicros * 1000L;
-            long now;
-            while ((now = System.nanoTime()) - end < 0) {
-                LockSupport.parkNanos(end - now);
-            }
+            RoundTrip.idle(idleMicros);
         }
     }
 
     @Benchmark
     public boolean roundTrip() {
-        waiter = Thread.currentThread();
-        ran = false;
-        pool.execute(job);
-        while (!ran) {
-            LockSupport.park(this);
-        }
-        return ran;
+        return roundTrip.run(pool);
     }
 }
