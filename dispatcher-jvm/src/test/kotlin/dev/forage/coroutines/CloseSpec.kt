@@ -229,10 +229,12 @@ class CloseSpec : FunSpec({
     // close() returns while coroutines keep the pool busy: dispatches and yields from the pool's own workers are
     // refused after shutdown, so those coroutines are cancelled and finish on Dispatchers.IO.
 
-    for ((shape, body) in listOf<Pair<String, suspend CoroutineScope.() -> Unit>>(
-        "yields in a loop" to { while (isActive) yield() },
-        "launches and joins children in a loop" to { while (true) launch { }.join() },
-        "yields in a loop on a limitedParallelism view" to {
+    // The third: a view's loop already running on a worker may run the cancelled coroutine's rest there (it drains
+    // what the view had queued), so only the pool's own dispatches are sure to finish on Dispatchers.IO.
+    for ((shape, endsOffThePool, body) in listOf<Triple<String, Boolean, suspend CoroutineScope.() -> Unit>>(
+        Triple("yields in a loop", true) { while (isActive) yield() },
+        Triple("launches and joins children in a loop", true) { while (true) launch { }.join() },
+        Triple("yields in a loop on a limitedParallelism view", false) {
             withContext(coroutineContext[kotlinx.coroutines.CoroutineDispatcher]!!.limitedParallelism(1)) {
                 while (isActive) yield()
             }
@@ -258,7 +260,8 @@ class CloseSpec : FunSpec({
                 job.join()
                 job.isCancelled shouldBe true
                 job.cancellationMessage() shouldContain "pool busy-close is shut down"
-                ended.await() shouldNotStartWith "busy-close"
+                val endedOn = ended.await()
+                if (endsOffThePool) endedOn shouldNotStartWith "busy-close"
             }
         }
     }
