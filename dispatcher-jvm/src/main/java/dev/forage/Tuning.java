@@ -103,9 +103,10 @@ final class Tuning {
     public static final int SPIN_CHECKS_PER_YIELD = intProperty("forage.spinChecksPerYield", 64, 1, 1 << 20);
 
     /**
-     * Fairness: every this many jobs taken from its own deque, a worker first looks at the injector and at the
-     * oldest job of its own deque, so neither outside submissions nor old local jobs starve behind a LIFO
-     * stream (the same idea as Go's and Tokio's global-queue check every 61 ticks). Property
+     * Fairness: every this many jobs taken from its own deque in its top-level loop, a worker first looks at the
+     * injector and at the oldest job of its own deque, so neither outside submissions nor old local jobs starve
+     * behind a LIFO stream (the same idea as Go's and Tokio's global-queue check every 61 ticks). Never inside a
+     * job's wait, where an old job would run on top of the waiting frames ({@code Worker.takeLocalJob}). Property
      * {@code forage.fairnessInterval}.
      */
     public static final int FAIRNESS_INTERVAL = intProperty("forage.fairnessInterval", 61, 1, 1 << 20);
