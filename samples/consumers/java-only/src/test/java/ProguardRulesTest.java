@@ -66,7 +66,7 @@ class ProguardRulesTest {
                 fields++;
             }
         }
-        assertEquals(11, fields, "field rules (one per field updater)");
+        assertEquals(12, fields, "field rules (one per field updater)");
     }
 
     @Test
