@@ -33,8 +33,7 @@ final class PoolTimers {
                     registry.sleep.timerDeadlineChanged(watcher);
                 } else {
                     // Nobody watches the timers: the same rule as an injected job finds a worker for them.
-                    registry.sleep.newInjectedJobs(1, true);
-                    registry.restartRetired();
+                    registry.newInjectedJobs(1, true);
                 }
             }
             return task;
@@ -54,8 +53,7 @@ final class PoolTimers {
         for (TimerTask t : due) {
             injector.push(t);
         }
-        registry.sleep.newInjectedJobs(due.size(), wasEmpty);
-        registry.restartRetired();
+        registry.newInjectedJobs(due.size(), wasEmpty);
     }
 
     /**
@@ -77,8 +75,7 @@ final class PoolTimers {
     /** A worker that held the watch became busy: let a sleeper take the watch over. */
     void handOverWatch(int index) {
         if (queue.watcher() == index && queue.releaseWatch(index) && !queue.isEmpty()) {
-            registry.sleep.newInjectedJobs(1, true);
-            registry.restartRetired();
+            registry.newInjectedJobs(1, true);
         }
     }
 

@@ -226,15 +226,13 @@ final class Registry implements PoolProbe, SleepWaker {
                     injector.capacity());
         }
         // I1 done (the push's claim CAS); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
-        sleep.newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
-        restartRetired();
+        newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
     }
 
     private void pushInjected(Runnable job) {
         boolean wasEmpty = injector.push(job);
         // I1 done (the push); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
-        sleep.newInjectedJobs(1, wasEmpty);
-        restartRetired();
+        newInjectedJobs(1, wasEmpty);
     }
 
     /** A worker's submission to the injector: refused when it is full. */
@@ -243,15 +241,25 @@ final class Registry implements PoolProbe, SleepWaker {
         if (pushed == Injector.FULL) {
             throw queueFull(job, "the injector", injector.capacity());
         }
-        sleep.newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
-        restartRetired();
+        newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
     }
 
     /**
-     * P3 of {@link Retirement}, after every post (the push was P1, the protocol's post P2): brings a worker whose
-     * thread retired back. Costs one read of a word written only when a thread retires or comes back.
+     * Every post of jobs pushed on a worker's deque: the sleep protocol's post (P2; I2 and I3 of
+     * {@code docs/sleep.md}), then P3 of {@link Retirement}, which brings back a worker whose thread retired. One
+     * method for both, so that no post can skip P3: a post that did could leave its job to retired workers only.
+     * P3 costs one read of a word written only when a thread retires or comes back.
      */
-    void restartRetired() {
+    void newInternalJobs(int count, boolean queueWasEmpty) {
+        sleep.newInternalJobs(count, queueWasEmpty);
+        if (runner.anyRetired()) {
+            runner.restartRetired();
+        }
+    }
+
+    /** {@link #newInternalJobs} for jobs pushed on the injector (and timers that nobody watches). */
+    void newInjectedJobs(int count, boolean queueWasEmpty) {
+        sleep.newInjectedJobs(count, queueWasEmpty);
         if (runner.anyRetired()) {
             runner.restartRetired();
         }

@@ -113,12 +113,13 @@ final class Tuning {
 
     /**
      * The stack bound: a worker inside this many jobs, one running inside another's wait, no longer helps when a
-     * job it runs waits; it blocks as a blocking section instead, while a stand-in thread keeps the pool's
-     * parallelism ({@code Worker.awaitBlocked}). A join tree of depth {@code d} then needs at most about
-     * {@code (MAX_HELP_DEPTH + 1) * d} join frames on any worker's stack, whatever the steal pattern. Nested
-     * helping is rare (a wait helps only when a thief took its job), so on fork-join trees the bound is almost
-     * never met: 8 levels keep a tree of depth 60 (a billion leaves) far inside a 512 KiB stack, and cost
-     * nothing where helping is shallow. Property {@code forage.maxHelpDepth}.
+     * job it runs waits; it runs only that wait's own scope jobs and then blocks as a blocking section, while a
+     * stand-in thread keeps the pool's parallelism ({@code Worker.awaitBlocked}). A join tree of depth {@code d}
+     * then needs at most about {@code (MAX_HELP_DEPTH + 1) * d} join levels on any worker's stack, whatever the
+     * steal pattern. Nested helping is rare (a wait helps only when a thief took its job), so on fork-join trees
+     * the bound is seldom met. A join level costs 4 frames (one path of a fib tree: 48 frames at depth 10, 128 at
+     * 30), so 9 segments of a tree of depth 60 are about 2,200 frames: twice the worst case of {@code fib(30)},
+     * which {@code JoinAnyDepthTest} runs on 256 KiB worker stacks. Property {@code forage.maxHelpDepth}.
      */
     public static final int MAX_HELP_DEPTH = intProperty("forage.maxHelpDepth", 8, 1, 1 << 10);
 

@@ -323,8 +323,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
         } catch (RejectedExecutionException e) {
             throw registry.queueFull(job, "worker " + index + "'s deque", deque.capacity());
         }
-        sleep.newInternalJobs(1, wasEmpty);
-        registry.restartRetired();
+        registry.newInternalJobs(1, wasEmpty);
     }
 
     /**
