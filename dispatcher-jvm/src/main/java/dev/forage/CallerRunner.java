@@ -16,7 +16,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>The caller's interrupt status is kept: jobs run with a clear flag, as on a worker, and a flag that was set
  * before or during the drive is set again when the drive ends.
  */
-final class CallerRunner implements Runner {
+final class CallerRunner implements Runner, PendingJobs {
     private final Registry registry;
     /** The pool's one worker; set by {@link #start()}, once the registry made it. */
     private Worker worker;
@@ -43,9 +43,16 @@ final class CallerRunner implements Runner {
         worker = registry.workers[0];
     }
 
+    /** At the back of the injector: the pool runs its jobs in submission order. */
     @Override
-    public boolean runsJobsInSubmissionOrder() {
-        return true;
+    public void submit(Worker w, Runnable job) {
+        registry.submitInjected(job);
+    }
+
+    /** Every job goes behind those queued already. */
+    @Override
+    public void submitBehindQueued(Worker w, Runnable job) {
+        registry.submitInjected(job);
     }
 
     /** A latch owned by the pool's worker whose {@code set} also wakes threads waiting to drive. */

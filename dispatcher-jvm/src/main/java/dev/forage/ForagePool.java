@@ -223,12 +223,12 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws IllegalStateException on a pool with worker threads (they run queued jobs themselves)
      */
     public int runPending() {
-        return registry.runner.runPending();
+        return registry.pendingJobs.runPending();
     }
 
     /** True for a pool built with {@link ForagePoolBuilder#ioWorkers()}: its workers sleep in NIO selectors. */
     public boolean hasIoWorkers() {
-        return registry.hasIoWorkers();
+        return registry.io.hasIoWorkers();
     }
 
     /**

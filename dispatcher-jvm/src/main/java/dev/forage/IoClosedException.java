@@ -14,6 +14,19 @@ final class IoClosedException extends AsynchronousCloseException {
         this.message = message;
     }
 
+    /** {@code w}'s channel was closed while the wait was pending. */
+    static IoClosedException channelClosed(IoWait w) {
+        return new IoClosedException(w.channel + " was closed while a wait for " + IoWait.opName(w.op)
+                + " was pending on it; allowed: waits on open channels");
+    }
+
+    /** Pool {@code poolName} shut down while {@code w} was pending, or before it started. */
+    static IoClosedException poolShutDown(String poolName, IoWait w) {
+        return new IoClosedException("pool " + poolName + " was shut down: its IO workers closed their "
+                + "selectors, so the wait for " + IoWait.opName(w.op) + " on " + w.channel + " ended; allowed: "
+                + "socket IO on a running pool");
+    }
+
     @Override
     public String getMessage() {
         return message;

@@ -21,7 +21,7 @@ public final class IoWait {
     private static final AtomicIntegerFieldUpdater<IoWait> STATE =
             AtomicIntegerFieldUpdater.newUpdater(IoWait.class, "state");
 
-    final SelectorParker owner;
+    final IoReactor owner;
     final SelectableChannel channel;
     /** One of {@link SelectionKey}'s {@code OP_*} bits. */
     final int op;
@@ -32,7 +32,7 @@ public final class IoWait {
     /** Owner thread only: set when the wait ends by failure, read when its listener is told. */
     Throwable error;
 
-    IoWait(SelectorParker owner, SelectableChannel channel, int op, ReadinessListener listener) {
+    IoWait(IoReactor owner, SelectableChannel channel, int op, ReadinessListener listener) {
         this.owner = owner;
         this.channel = channel;
         this.op = op;
@@ -62,8 +62,11 @@ public final class IoWait {
         return state == CANCELLED;
     }
 
-    /** Owner thread: tells the listener, unless the wait was cancelled first. Never throws. */
-    void complete(Registry registry) {
+    /**
+     * Owner thread: tells the listener, unless the wait was cancelled first. Its exception goes to {@code errors}
+     * (the pool's handler); never throws, but for the protocol's stress tests, which have no pool (null).
+     */
+    void complete(Thread.UncaughtExceptionHandler errors) {
         if (!STATE.compareAndSet(this, PENDING, DONE)) {
             return;
         }
@@ -74,10 +77,10 @@ public final class IoWait {
                 listener.failed(error);
             }
         } catch (Throwable t) {
-            if (registry == null) {
-                throw t; // the protocol's stress tests, which have no pool
+            if (errors == null) {
+                throw t;
             }
-            registry.handleUncaught(Thread.currentThread(), t);
+            errors.uncaughtException(Thread.currentThread(), t);
         }
     }
 

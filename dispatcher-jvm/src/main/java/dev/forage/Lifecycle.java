@@ -121,13 +121,6 @@ final class Lifecycle {
         }
     }
 
-    /** Shut down before it started: the pool never ran and must not look alive. */
-    void abortStart() {
-        control.set(SHUTDOWN);
-        injector.close();
-        terminated.set();
-    }
-
     boolean isShutdown() {
         return (control.get() & SHUTDOWN) != 0;
     }

@@ -37,6 +37,10 @@ final class Registry implements PoolProbe, SleepWaker {
     final PoolTimers timers;
     final Lifecycle lifecycle;
     final Runner runner;
+    /** {@link ForagePool#runPending()}: the {@link CallerRunner}, or a refusal in a pool with worker threads. */
+    final PendingJobs pendingJobs;
+    /** Socket IO: {@link SelectorIo} for a pool with IO workers, else {@link NoIo}. */
+    final PoolIo io;
     /** The builder's handler for jobs' exceptions, or null: the thread's own. */
     final Thread.UncaughtExceptionHandler handler;
     /** {@link ForagePool#blockingExecutor()}: parallelism {@code maxBlockingThreads}. */
@@ -71,22 +75,23 @@ final class Registry implements PoolProbe, SleepWaker {
         this.coreWorkers = core;
         this.slotsInUse = core;
         this.blocking = new BlockingExecutor(this, maxBlocking);
-        // IO workers park in selectors of their own; the extra slots that stand in for blocked workers park with
-        // LockSupport, and the channels of coroutines they run belong to the core workers' selectors.
-        Parker[] parkers = new Parker[core + extra];
-        System.arraycopy(ioWorkers ? SelectorParker.forWorkers(this, threads) : ThreadParker.forWorkers(core), 0,
-                parkers, 0, core);
-        System.arraycopy(ThreadParker.forWorkers(extra), 0, parkers, core, extra);
+        this.io = ioWorkers ? new SelectorIo(name, core, uncaughtHandler()) : new NoIo(name);
+        Parker[] parkers = io.parkers(core + extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
         this.sleep = settings.sleepProtocol.create(parkers, core, settings.spinForWorkNanos, this);
         this.timers = new PoolTimers(this);
-        this.runner = threads == 0 ? new CallerRunner(this)
-                : new ThreadedRunner(this, threads, settings.threadFactory, settings.daemon, extra,
-                        settings.blockingKeepAliveNanos, settings.keepAliveNanos);
+        if (threads == 0) {
+            CallerRunner callers = new CallerRunner(this);
+            this.runner = callers;
+            this.pendingJobs = callers;
+        } else {
+            this.runner = new ThreadedRunner(this, threads, settings.threadFactory, settings.daemon, extra,
+                    settings.blockingKeepAliveNanos, settings.keepAliveNanos);
+            this.pendingJobs = new PendingJobs.RunByWorkers(name, threads);
+        }
         this.workers = new Worker[parkers.length];
-        boolean inOrder = runner.runsJobsInSubmissionOrder();
         for (int i = 0; i < workers.length; i++) {
-            workers[i] = new Worker(this, i, parkers[i], inOrder);
+            workers[i] = new Worker(this, i, parkers[i]);
         }
         runner.start();
     }
@@ -134,9 +139,8 @@ final class Registry implements PoolProbe, SleepWaker {
     // Submission.
 
     /**
-     * Runs {@code job} on this pool: on the caller's deque when it is one of our workers, else injected. A pool
-     * whose runner keeps submission order always injects, so its jobs run first in, first out. After shutdown it
-     * is refused from every thread, our workers included (as {@code ThreadPoolExecutor} refuses its tasks' own
+     * Runs {@code job} on this pool: from one of our workers, where the runner puts it ({@link Runner#submit}),
+     * else injected. After shutdown it is refused from every thread, our workers included (as {@code ThreadPoolExecutor} refuses its tasks' own
      * submissions): a job that submits itself again, or a coroutine that yields in a loop, ends with the pool
      * instead of keeping it alive ({@code docs/lifecycle.md}, "What shutdown refuses").
      */
@@ -147,12 +151,12 @@ final class Registry implements PoolProbe, SleepWaker {
             return;
         }
         refuseAfterShutdown(w, job);
-        pushOnWorker(w, job);
+        runner.submit(w, job);
     }
 
     /**
      * A worker's submission after shutdown is refused, but for the follow-ups of the IO waits that shutdown itself
-     * failed ({@code SelectorParker.close}): those resume work accepted before (a coroutine waiting on its socket).
+     * failed ({@link PoolIo#workerStopped}): those resume work accepted before (a coroutine waiting on its socket).
      * One volatile read of a word written at shutdown and by outside timer submissions only.
      */
     private void refuseAfterShutdown(Worker w, Runnable job) {
@@ -171,23 +175,13 @@ final class Registry implements PoolProbe, SleepWaker {
         if (w == null) {
             injectFromOutside(job);
         } else {
-            pushOnWorker(w, job);
-        }
-    }
-
-    private void pushOnWorker(Worker w, Runnable job) {
-        if (w.inSubmissionOrder) {
-            submitInjected(job);
-        } else {
-            w.push(job);
+            runner.submit(w, job);
         }
     }
 
     /**
-     * Runs {@code job} behind the jobs already queued ({@link ForagePool#executeFair}). On a worker of this pool
-     * while no outside job waits, at the back of the worker's own deque, with the worker's next local take being
-     * its oldest job; otherwise at the back of the injector. The local case is Tokio's and kotlinx's yield: no
-     * shared queue for two workers to contend on, and the job takes turns with its neighbours on the deque.
+     * Runs {@code job} behind the jobs already queued ({@link ForagePool#executeFair}): from one of our workers,
+     * where the runner puts it ({@link Runner#submitBehindQueued}), else at the back of the injector.
      */
     void executeFair(Runnable job) {
         Worker w = currentWorker();
@@ -196,13 +190,7 @@ final class Registry implements PoolProbe, SleepWaker {
             return;
         }
         refuseAfterShutdown(w, job);
-        if (!w.inSubmissionOrder && w.inTopLevelJob() && injector.isEmpty()) {
-            w.pushBehindOwnJobs(job);
-        } else {
-            // Inside a job run by a wait, the worker takes its newest job, so the back of its deque would be the
-            // front: such a job goes behind everything in the injector.
-            submitInjected(job);
-        }
+        runner.submitBehindQueued(w, job);
     }
 
     /** Queues {@code job} at the back of the injector, from any thread (FIFO). */
@@ -236,7 +224,7 @@ final class Registry implements PoolProbe, SleepWaker {
     }
 
     /** A worker's submission to the injector: refused when it is full. */
-    private void submitInjected(Runnable job) {
+    void submitInjected(Runnable job) {
         int pushed = injector.pushBounded(job);
         if (pushed == Injector.FULL) {
             throw queueFull(job, "the injector", injector.capacity());
@@ -273,16 +261,9 @@ final class Registry implements PoolProbe, SleepWaker {
                 + "view) rather than queueing without limit");
     }
 
-    // Socket readiness (IO workers).
+    // Socket readiness.
 
-    boolean hasIoWorkers() {
-        return workers[0].io != null;
-    }
-
-    /**
-     * {@link ForagePool#awaitReadiness}: checks the arguments, finds the channel's owner (the worker whose selector
-     * has its key; else the calling worker; else one picked by the channel's hash) and hands it the wait.
-     */
+    /** {@link ForagePool#awaitReadiness}: the pool's {@link PoolIo} checks the rest and picks the channel's owner. */
     IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
         if (channel == null) {
             throw new NullPointerException("channel must not be null");
@@ -290,48 +271,7 @@ final class Registry implements PoolProbe, SleepWaker {
         if (listener == null) {
             throw new NullPointerException("listener must not be null");
         }
-        if (!hasIoWorkers()) {
-            throw new IllegalStateException("pool " + name + " has no IO workers; allowed: socket IO on a pool built "
-                    + "with ForagePool.builder().ioWorkers() (Kotlin: forageDispatcher { ioWorkers = true })");
-        }
-        if (Integer.bitCount(op) != 1 || (op & channel.validOps()) == 0) {
-            throw new IllegalArgumentException("op " + op + " is not one operation that " + channel + " supports; "
-                    + "allowed: one of SelectionKey.OP_READ, OP_WRITE, OP_CONNECT, OP_ACCEPT within its validOps() "
-                    + channel.validOps());
-        }
-        if (!channel.isOpen()) {
-            throw new IllegalArgumentException(channel + " is closed; allowed: waits on open channels");
-        }
-        if (channel.isBlocking()) {
-            throw new IllegalArgumentException(channel + " is in blocking mode; allowed: non-blocking channels (call "
-                    + "configureBlocking(false) first)");
-        }
-        Worker w = currentWorker();
-        SelectorParker owner = null;
-        // A stand-in for a blocked worker (an extra slot) has no selector: its coroutines' channels belong to the
-        // core workers, like those of a coroutine off the pool.
-        SelectorParker mine = w != null ? w.io : null;
-        if (mine != null && channel.keyFor(mine.selector) != null) {
-            owner = mine;
-        } else {
-            for (int i = 0; i < coreWorkers; i++) {
-                SelectorParker other = workers[i].io;
-                if (channel.keyFor(other.selector) != null) {
-                    owner = other;
-                    break;
-                }
-            }
-        }
-        if (owner == null) {
-            if (channel.isRegistered()) {
-                throw new IllegalArgumentException(channel + " is already registered with a selector that is not "
-                        + "pool " + name + "'s; allowed: a channel that no other selector knows");
-            }
-            owner = mine != null ? mine : workers[(System.identityHashCode(channel) & 0x7fffffff) % coreWorkers].io;
-        }
-        IoWait wait = new IoWait(owner, channel, op, listener);
-        owner.submit(wait);
-        return wait;
+        return io.awaitReadiness(currentWorker(), channel, op, listener);
     }
 
     // Exceptions.
@@ -359,12 +299,17 @@ final class Registry implements PoolProbe, SleepWaker {
 
     /** {@link ForagePool#whenShutdown}: an action's failure goes where a job's would. */
     void whenShutdown(Runnable action) {
-        lifecycle.whenShutdown(action, new Thread.UncaughtExceptionHandler() {
+        lifecycle.whenShutdown(action, uncaughtHandler());
+    }
+
+    /** {@link #handleUncaught} as a handler, for the failures of code that is not a job (actions, IO listeners). */
+    private Thread.UncaughtExceptionHandler uncaughtHandler() {
+        return new Thread.UncaughtExceptionHandler() {
             @Override
             public void uncaughtException(Thread thread, Throwable error) {
                 handleUncaught(thread, error);
             }
-        });
+        };
     }
 
     /** Shuts down, then removes and returns the jobs that never started: injected jobs and pending timers. */

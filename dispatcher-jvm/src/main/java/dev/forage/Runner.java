@@ -14,10 +14,17 @@ interface Runner {
     void start();
 
     /**
-     * Whether a worker's fire-and-forget jobs go to the back of the injector instead of its own deque, so that
-     * they run in submission order (the caller-runs mode's promise).
+     * Worker {@code w}'s thread submits {@code job} ({@code execute}, {@code Scope.spawn}), shutdown checks done:
+     * where it goes fixes the order jobs run in. {@link ThreadedRunner}: on {@code w}'s own deque (LIFO,
+     * stealable); {@link CallerRunner}: at the back of the injector, so that jobs run in submission order.
      */
-    boolean runsJobsInSubmissionOrder();
+    void submit(Worker w, Runnable job);
+
+    /**
+     * Worker {@code w}'s thread submits {@code job} to run behind the jobs already queued
+     * ({@link ForagePool#executeFair}), shutdown checks done.
+     */
+    void submitBehindQueued(Worker w, Runnable job);
 
     /**
      * The calling thread is not one of this pool's workers: runs {@code op} on one and returns its result (Rayon's
@@ -73,9 +80,6 @@ interface Runner {
      * waiting to, most blocked at once, retired workers}.
      */
     int[] blockingSnapshot();
-
-    /** Runs the queued jobs on the calling thread until none is left; returns how many ran. */
-    int runPending();
 
     /** Code that runs on a worker of the pool, given that worker. */
     interface WorkerOp<T> {

@@ -147,18 +147,33 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             terminate[i].set();
         }
         for (int i = started; i < threads.length(); i++) {
-            if (registry.workers[i].io != null) {
-                registry.workers[i].io.closeSelector(); // never ran: nobody else closes it
-            }
+            registry.io.workerNeverRan(i);
         }
         if (liveThreads.addAndGet(-notStarted) == 0) {
             registry.lifecycle.markTerminated();
         }
     }
 
+    /** On the worker's own deque: LIFO for the worker, stealable by the others. */
     @Override
-    public boolean runsJobsInSubmissionOrder() {
-        return false;
+    public void submit(Worker w, Runnable job) {
+        w.push(job);
+    }
+
+    /**
+     * While no outside job waits, at the back of the worker's own deque, with the worker's next local take being
+     * its oldest job; otherwise at the back of the injector. The local case is Tokio's and kotlinx's yield: no
+     * shared queue for two workers to contend on, and the job takes turns with its neighbours on the deque.
+     */
+    @Override
+    public void submitBehindQueued(Worker w, Runnable job) {
+        if (w.inTopLevelJob() && registry.injector.isEmpty()) {
+            w.pushBehindOwnJobs(job);
+        } else {
+            // Inside a job run by a wait, the worker takes its newest job, so the back of its deque would be the
+            // front: such a job goes behind everything in the injector.
+            registry.submitInjected(job);
+        }
     }
 
     @Override
@@ -357,13 +372,6 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         return true;
     }
 
-    @Override
-    public int runPending() {
-        throw new IllegalStateException("runPending() is for single-threaded pools (ForagePool.builder()"
-                + ".singleThreaded()); pool " + registry.name + " has " + threads() + " worker threads that run "
-                + "its jobs");
-    }
-
     /**
      * After shutdown: run every job that can still be found, wait out timer submissions in flight, and retire. The
      * last worker stays while timers are pending and fires them at their deadlines.
@@ -437,7 +445,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         public void run() {
             Worker previous = Worker.bind(worker);
             worker.busyStarts();
-            worker.retireAfterNanos = worker.io == null ? runner.workerKeepAliveNanos : 0L;
+            worker.retireAfterNanos = runner.registry.io.workersMayRetire() ? runner.workerKeepAliveNanos : 0L;
             boolean retired = false;
             try {
                 while (!worker.waitUntil(runner.terminate[worker.index], Worker.NO_DEADLINE)) {
@@ -449,16 +457,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
                     }
                     worker.busyStarts();
                 }
-                if (worker.io != null) {
-                    // Pending IO waits fail now; the jobs that their failure resumes are accepted, and drained
-                    // below.
-                    worker.failingIoWaits = true;
-                    try {
-                        worker.io.close();
-                    } finally {
-                        worker.failingIoWaits = false;
-                    }
-                }
+                // Pending IO waits fail now; the jobs that their failure resumes are accepted, and drained below.
+                runner.registry.io.workerStopped(worker);
                 runner.drainAndRetire(worker);
                 worker.busyEnds();
             } finally {

@@ -27,10 +27,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
     final WorkerCounters counters = new WorkerCounters();
     /** How this worker's thread blocks; the sleep protocol holds the same one. */
     final Parker parker;
-    /** An IO worker's parker, which owns its selector; null in a pool without IO workers. */
-    final SelectorParker io;
-    /** The runner keeps submission order: fire-and-forget jobs go to the injector, not to this deque. */
-    final boolean inSubmissionOrder;
+    /** The pool's socket IO, told of this worker's idle rounds and busy stretches. */
+    private final PoolIo io;
 
     private final Sleep sleep;
     private final Injector injector;
@@ -56,14 +54,13 @@ final class Worker extends WorkerPad1 implements IdleContext {
      */
     private final Throwable[] unreported = new Throwable[8];
 
-    Worker(Registry registry, int index, Parker parker, boolean inSubmissionOrder) {
+    Worker(Registry registry, int index, Parker parker) {
         this.registry = registry;
         this.index = index;
         this.parker = parker;
         this.deque = new WorkDeque(registry.queueCapacity);
-        this.io = parker instanceof SelectorParker ? (SelectorParker) parker : null;
+        this.io = registry.io;
         this.untilIoPoll = Tuning.IO_POLL_INTERVAL;
-        this.inSubmissionOrder = inSubmissionOrder;
         this.sleep = registry.sleep;
         this.injector = registry.injector;
         this.timers = registry.timers;
@@ -221,11 +218,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
                     } else {
                         sleep.noWorkFound(idle, latch, this);
                     }
-                    if (io != null) {
-                        // Readiness found while this worker slept: the sleep is over (the protocol counts it idle,
-                        // not sleeping), so the resumed jobs go to its own deque, where the next search finds them.
-                        io.awake();
-                    }
+                    // Readiness found while this worker slept: the sleep is over (the protocol counts it idle, not
+                    // sleeping), so the resumed jobs go to its own deque, where the next search finds them.
+                    io.awake(index);
                     searchRound++;
                 }
                 leaveIdle(idle);
@@ -417,9 +412,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
         if (--untilTimerCheck == 0) {
             timerCheck();
         }
-        if (io != null && --untilIoPoll == 0) {
+        if (--untilIoPoll == 0) {
             untilIoPoll = Tuning.IO_POLL_INTERVAL;
-            io.poll();
+            io.poll(index);
         }
     }
 

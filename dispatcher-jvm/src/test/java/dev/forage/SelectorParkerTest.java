@@ -22,7 +22,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The selector parker's permit, and IO waits on a pool with IO workers: ownership, cancel, close, shutdown. */
+/**
+ * The selector parker's permit, and the reactors' IO waits on a pool with IO workers: ownership, cancel, close,
+ * shutdown.
+ */
 @Watchdog.Budget(seconds = 60)
 class SelectorParkerTest {
     /** Records how a wait ended. */
@@ -64,13 +67,14 @@ class SelectorParkerTest {
     void anUnparkBeforeTheParkIsAPermitThatEndsASelectAtOnce() throws Exception {
         // Without the permit this select would block forever and the watchdog would fail the test.
         try (ForagePool pool = ioPool("permit", 1)) {
-            SelectorParker parker = new SelectorParker(pool.registry(), 0);
+            IoReactor reactor = new IoReactor(pool.name(), 0, null);
+            SelectorParker parker = reactor.parker();
             parker.bindCurrentThread();
             parker.unpark();
             parker.park(Parker.FOREVER);
             parker.unpark();
             parker.park(TimeUnit.HOURS.toNanos(1));
-            parker.close();
+            reactor.close();
             parker.unpark(); // closed: the owner parks in LockSupport, and the permit still holds
             parker.park(Parker.FOREVER);
         }
@@ -79,14 +83,15 @@ class SelectorParkerTest {
     @Test
     void anUnparkReachesAThreadBlockedInSelect() throws Exception {
         try (ForagePool pool = ioPool("reach", 1)) {
-            SelectorParker parker = new SelectorParker(pool.registry(), 0);
+            IoReactor reactor = new IoReactor(pool.name(), 0, null);
+            SelectorParker parker = reactor.parker();
             AtomicBoolean stop = new AtomicBoolean();
             Thread sleeper = new Thread(() -> {
                 parker.bindCurrentThread();
                 while (!stop.get()) {
                     parker.park(Parker.FOREVER); // in a loop, as every caller parks
                 }
-                parker.closeSelector();
+                reactor.closeSelector();
             });
             sleeper.start();
             stop.set(true);
@@ -117,7 +122,7 @@ class SelectorParkerTest {
             SocketChannel[] p = pair(server);
             Outcome outcome = new Outcome();
             IoWait wait = pool.awaitReadiness(p[1], SelectionKey.OP_READ, outcome); // from outside: handed over
-            SelectorParker owner = pool.registry().workers[0].io;
+            IoReactor owner = ((SelectorIo) pool.registry().io).reactor(0);
             Watchdog.awaitCondition("the owner applied the wait", Duration.ofSeconds(30),
                     () -> pool.install(() -> owner.waitingChannels() == 1), () -> "");
             assertTrue(wait.cancel());
@@ -184,11 +189,12 @@ class SelectorParkerTest {
             assertTrue(error.getMessage().contains("pool shut was shut down"), error::getMessage);
             assertEquals(1001, ran.get());
             Registry registry = pool.registry();
+            SelectorIo io = (SelectorIo) registry.io;
             for (int i = 0; i < registry.coreWorkers; i++) {
-                assertFalse(registry.workers[i].io.selector.isOpen());
+                assertFalse(io.reactor(i).selector.isOpen());
             }
             for (int i = registry.coreWorkers; i < registry.workers.length; i++) {
-                assertNull(registry.workers[i].io, "stand-ins for blocked workers have no selector");
+                assertNull(io.reactor(i), "stand-ins for blocked workers have no selector");
             }
             Outcome late = new Outcome();
             pool.awaitReadiness(server, SelectionKey.OP_ACCEPT, late);

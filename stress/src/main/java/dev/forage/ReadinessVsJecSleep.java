@@ -18,11 +18,11 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 /**
  * The readiness race ({@code docs/io.md}, "Readiness against the sleep decision"): a channel becomes readable
  * (another thread writes into a pipe) while its owner, an IO worker that waits for it, goes through the JEC's
- * sleep step (S2 whole-word CAS, S4 final check, S5 block in select through {@link SelectorParker}). The write is
- * no post: it moves no JEC and wakes nobody, so only the selector can end the sleep. Select is level-triggered, so
- * readiness that came before the select ends it at once, and readiness during it ends it; the parker collects the
- * fired wait (R2), {@code eventsFound} ends the S5 loop, the worker un-counts itself as on a deadline, and the
- * listener runs once the worker is awake (R3).
+ * sleep step (S2 whole-word CAS, S4 final check, S5 block in its {@link IoReactor}'s select through
+ * {@link SelectorParker}). The write is no post: it moves no JEC and wakes nobody, so only the selector can end
+ * the sleep. Select is level-triggered, so readiness that came before the select ends it at once, and readiness
+ * during it ends it; the reactor collects the fired wait (R2), {@code eventsFound} ends the S5 loop, the worker
+ * un-counts itself as on a deadline, and the listener runs once the worker is awake (R3).
  *
  * <p>The context's park deadline is one second; a second call (the select ran out and the worker is still blocked
  * once the writer has finished) is the forbidden outcome: the sleep missed the readiness. A broken run is slow (a
@@ -42,7 +42,8 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 public class ReadinessVsJecSleep {
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final SelectorParker parker = new SelectorParker(null, 0);
+    private final IoReactor reactor = new IoReactor("stress", 0, null);
+    private final SelectorParker parker = reactor.parker();
     private final JecSleep sleep =
             new JecSleep(new Parker[] {parker}, 0, 0, 0L, RaceIdleContext.NO_UNCLAIMED_WORK);
     private final SpinLatch latch = new SpinLatch(sleep, 0);
@@ -97,7 +98,7 @@ public class ReadinessVsJecSleep {
     @Actor
     public void worker() {
         parker.bindCurrentThread();
-        parker.submit(new IoWait(parker, pipe.source(), SelectionKey.OP_READ, new ReadinessListener() {
+        reactor.submit(new IoWait(reactor, pipe.source(), SelectionKey.OP_READ, new ReadinessListener() {
             @Override
             public void ready(SelectableChannel channel) {
                 told = true;
@@ -109,7 +110,7 @@ public class ReadinessVsJecSleep {
             }
         }));
         sleep.noWorkFound(idle, latch, context); // S2..S5, blocking in select
-        parker.awake(); // R3, as the worker loop does after each idle round
+        reactor.awake(); // R3, as the worker loop does after each idle round
     }
 
     @Actor
@@ -129,7 +130,7 @@ public class ReadinessVsJecSleep {
         r.r3 = context.deadlineWake;
         long c = sleep.counters().load();
         r.r4 = Counters.sleepingThreads(c) == 0 && Counters.inactiveThreads(c) == 1;
-        parker.closeSelector();
+        reactor.closeSelector();
         try {
             pipe.sink().close();
             pipe.source().close();

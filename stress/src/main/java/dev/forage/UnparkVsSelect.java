@@ -15,7 +15,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  * {@link SelectorParker#unpark()} (U1 set the permit, U2 read where the owner blocks and wake it there) against the
  * owner's {@link SelectorParker#park} (P1 publish SELECTING, P2 re-read the permit, P3 select). Either P2 sees the
  * permit, or U2 sees SELECTING and calls {@code selector.wakeup()}, which ends a select in progress or makes the next
- * one return at once: the park never runs its whole length. A fresh parker (and selector) per sample, so no permit
+ * one return at once: the park never runs its whole length. A fresh reactor (selector) and parker per sample, so no permit
  * is left over from an earlier one.
  *
  * <p>The park is one second, about a million times longer than the race, and the outcome is judged on the park
@@ -35,7 +35,8 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 public class UnparkVsSelect {
     private static final long PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final SelectorParker parker = new SelectorParker(null, 0);
+    private final IoReactor reactor = new IoReactor("stress", 0, null);
+    private final SelectorParker parker = reactor.parker();
     private long parkedNanos = -1;
 
     @Actor
@@ -54,7 +55,7 @@ public class UnparkVsSelect {
     @Arbiter
     public void arbiter(ZZ_Result r) {
         r.r1 = parkedNanos >= 0 && parkedNanos < PARK_NANOS;
-        r.r2 = parker.selector.isOpen();
-        parker.closeSelector();
+        r.r2 = reactor.selector.isOpen();
+        reactor.closeSelector();
     }
 }

@@ -1,0 +1,56 @@
+package dev.forage;
+
+import java.nio.channels.SelectableChannel;
+
+/**
+ * The engine's one way to socket IO: the worker loop, the registry and the runner reach IO only through this
+ * interface, and never ask which kind of pool they are in. {@link SelectorIo} is the IO of a pool built with
+ * {@link ForagePoolBuilder#ioWorkers()} (each core worker owns an {@link IoReactor} and parks in its select);
+ * {@link NoIo} is that of every other pool, which refuses socket IO with a message naming {@code ioWorkers()}.
+ *
+ * <p>Worker indexes count every slot of the pool, core workers first; the extra slots that stand in for blocked
+ * workers ({@link Compensation}) own no channels.
+ */
+interface PoolIo {
+    /** {@link ForagePool#hasIoWorkers()}. */
+    boolean hasIoWorkers();
+
+    /**
+     * One parker per worker slot, {@code slots} of them: how each worker blocks and is woken. An IO worker's parks
+     * in its reactor's select.
+     */
+    Parker[] parkers(int slots);
+
+    /**
+     * {@link ForagePool#awaitReadiness} with non-null arguments, from {@code caller} (this pool's worker running
+     * the calling thread, or null): checks the rest, picks the channel's owner and hands it the wait.
+     */
+    IoWait awaitReadiness(Worker caller, SelectableChannel channel, int op, ReadinessListener listener);
+
+    /**
+     * Worker {@code index}'s thread, busy, every {@link Tuning#IO_POLL_INTERVAL} jobs: looks for readiness without
+     * blocking and tells the listeners of the waits that ended.
+     */
+    void poll(int index);
+
+    /**
+     * Worker {@code index}'s thread, after each idle round of its loop: tells the listeners of the waits that ended
+     * while it slept, now that the sleep protocol counts it awake.
+     */
+    void awake(int index);
+
+    /**
+     * Whether an idle core worker may retire its thread ({@link Retirement}). An IO worker may not: its thread
+     * owns its selector, and a retired thread would see no readiness.
+     */
+    boolean workersMayRetire();
+
+    /**
+     * Core worker {@code w}'s thread, once, after shutdown, when it left its loop and before it drains: every
+     * pending wait of its channels fails, and the jobs their listeners submit are accepted (drained next).
+     */
+    void workerStopped(Worker w);
+
+    /** Core worker {@code index} never got a running thread (starting the pool failed): releases what it holds. */
+    void workerNeverRan(int index);
+}
