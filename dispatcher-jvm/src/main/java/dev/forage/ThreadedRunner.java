@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
@@ -34,13 +33,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     /** How long a core worker stays idle before its thread retires; 0: never. */
     private final long workerKeepAliveNanos;
     private Compensation compensation;
-    /** Core workers that have not retired: the last one stays for pending timers. */
-    private final AtomicInteger liveWorkers = new AtomicInteger();
-    /**
-     * Threads of the pool that have not finished, core and extra. An extra thread is counted by the live thread
-     * that starts it, before it starts, so the count cannot reach zero while a thread is about to appear.
-     */
-    private final AtomicInteger liveThreads = new AtomicInteger();
+    /** How the threads end after shutdown, and which one is the last. */
+    private final ThreadedShutdown ending;
     /**
      * The extra threads started and not yet seen ended, for {@link #awaitTermination}; guarded by itself. Ended
      * ones are dropped at each start, so a long-lived pool whose stand-ins come and go keeps no more than it runs.
@@ -52,6 +46,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         this.registry = registry;
         this.workerKeepAliveNanos = workerKeepAliveNanos;
         this.retirement = new Retirement(coreWorkers);
+        this.ending = new ThreadedShutdown(registry);
         this.coreWorkers = coreWorkers;
         this.factory = factory;
         this.daemon = daemon;
@@ -80,8 +75,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         int n = coreWorkers;
         terminate = new SpinLatch[n];
         threads = new AtomicReferenceArray<>(n);
-        liveWorkers.set(n);
-        liveThreads.set(n);
+        ending.coreWorkersStarting(n);
         compensation = new Compensation(registry, this, n, extraSlots, keepAliveNanos);
         for (int i = 0; i < n; i++) {
             terminate[i] = new SpinLatch(registry, i);
@@ -141,17 +135,13 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
      */
     private void abortStart(int started) {
         registry.lifecycle.startShutdown();
-        int notStarted = threads.length() - started;
-        liveWorkers.addAndGet(-notStarted);
         for (int i = 0; i < started; i++) {
             terminate[i].set();
         }
         for (int i = started; i < threads.length(); i++) {
             registry.io.workerNeverRan(i);
         }
-        if (liveThreads.addAndGet(-notStarted) == 0) {
-            registry.lifecycle.markTerminated();
-        }
+        ending.coreWorkersNeverStarted(threads.length() - started);
     }
 
     /** On the worker's own deque: LIFO for the worker, stealable by the others. */
@@ -220,8 +210,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         // read its state sees the SHUTDOWN bit in R2 and stays to drain (Retirement's Dekker pair).
         for (int i = 0; i < coreWorkers; i++) {
             if (retirement.endIfRetired(i)) {
-                liveWorkers.decrementAndGet();
-                threadExited();
+                ending.retiredWorkerEnded();
             }
         }
         compensation.shutdownStarted();
@@ -274,7 +263,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             return false;
         }
         slot.thread = t;
-        liveThreads.incrementAndGet();
+        ending.extraThreadStarting();
         synchronized (extraThreads) {
             // Every start happens under the compensation's monitor, so no listed thread is still unstarted here:
             // one that is not alive has ended.
@@ -288,7 +277,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         try {
             t.start();
         } catch (Throwable e) {
-            liveThreads.decrementAndGet(); // the caller is live, so this is never the last
+            ending.extraThreadNotStarted();
             slot.thread = null;
             registry.handleUncaught(Thread.currentThread(), e);
             return false;
@@ -342,11 +331,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     @Override
     public void lastTimerCancelled() {
-        // The last worker may be parked in drainAndRetire until a deadline that no longer exists. An unpark that
-        // lands before it parks is a permit, so the park returns at once: no lost wake-up.
-        for (Worker w : registry.workers) {
-            w.parker.unpark();
-        }
+        ending.lastTimerCancelled();
     }
 
     @Override
@@ -370,65 +355,6 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             }
         }
         return true;
-    }
-
-    /**
-     * After shutdown: run every job that can still be found, wait out timer submissions in flight, and retire. The
-     * last worker stays while timers are pending and fires them at their deadlines.
-     */
-    private void drainAndRetire(Worker w) {
-        while (true) {
-            drain(w);
-            if (tryRetire()) {
-                return;
-            }
-            long next = registry.timers.earliestDeadline();
-            if (next != TimerQueue.NO_DEADLINE) {
-                w.parker.bindCurrentThread();
-                w.parker.park(Math.max(next - registry.clock.nanoTime(), 1L));
-                Thread.interrupted();
-            }
-        }
-    }
-
-    /** A worker leaves the drain loop: true if it may exit. The last one stays while timers are pending. */
-    private boolean tryRetire() {
-        while (true) {
-            int n = liveWorkers.get();
-            if (n == 1 && !registry.timers.isEmpty()) {
-                return false;
-            }
-            if (liveWorkers.compareAndSet(n, n - 1)) {
-                return true;
-            }
-        }
-    }
-
-    /** The last thing a thread of the pool does; the last one reports termination. */
-    private void threadExited() {
-        if (liveThreads.decrementAndGet() == 0) {
-            registry.lifecycle.markTerminated();
-        }
-    }
-
-    /**
-     * After shutdown, on any thread of the pool: runs every job {@code w} can still find and waits out timers
-     * scheduled from outside that are in flight (outside {@code execute}s need no wait: the injector is closed). An extra thread does it too before it ends, because the jobs it pushed or injected
-     * may have no other live thread to run them.
-     */
-    private void drain(Worker w) {
-        while (true) {
-            Runnable job = w.findWork(false, false, IdleState.NO_HINT);
-            if (job != null) {
-                w.execute(job);
-                continue;
-            }
-            if (registry.lifecycle.submissionsInFlight() || !registry.injector.isEmpty()) {
-                Thread.yield();
-                continue;
-            }
-            return;
-        }
     }
 
     /** What a worker's thread runs. */
@@ -459,12 +385,12 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
                 }
                 // Pending IO waits fail now; the jobs that their failure resumes are accepted, and drained below.
                 runner.registry.io.workerStopped(worker);
-                runner.drainAndRetire(worker);
+                runner.ending.drainAndRetire(worker);
                 worker.busyEnds();
             } finally {
                 Worker.unbind(previous);
                 if (!retired) {
-                    runner.threadExited();
+                    runner.ending.threadExited();
                 }
             }
         }
@@ -492,12 +418,12 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             worker.busyStarts();
             try {
                 if (runner.compensation.runExtra(slot)) {
-                    runner.drain(worker);
+                    runner.ending.drain(worker);
                     worker.busyEnds();
                 }
             } finally {
                 Worker.unbind(previous);
-                runner.threadExited();
+                runner.ending.threadExited();
             }
         }
 

@@ -1,0 +1,124 @@
+package dev.forage;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * How the threads of a {@link ThreadedRunner} end: after shutdown each drains what it can still find, the last
+ * core worker stays while timers are pending and fires them at their deadlines, and the last thread of the pool to
+ * leave, core or extra, reports termination. The counts here are what decide "last".
+ */
+final class ThreadedShutdown {
+    private final Registry registry;
+    /** Core workers that have not retired: the last one stays for pending timers. */
+    private final AtomicInteger liveWorkers = new AtomicInteger();
+    /**
+     * Threads of the pool that have not finished, core and extra. An extra thread is counted by the live thread
+     * that starts it, before it starts, so the count cannot reach zero while a thread is about to appear.
+     */
+    private final AtomicInteger liveThreads = new AtomicInteger();
+
+    ThreadedShutdown(Registry registry) {
+        this.registry = registry;
+    }
+
+    /** The pool starts {@code coreWorkers} threads. */
+    void coreWorkersStarting(int coreWorkers) {
+        liveWorkers.set(coreWorkers);
+        liveThreads.set(coreWorkers);
+    }
+
+    /** Starting failed: {@code count} core workers never got a running thread; they count as gone. */
+    void coreWorkersNeverStarted(int count) {
+        liveWorkers.addAndGet(-count);
+        if (liveThreads.addAndGet(-count) == 0) {
+            registry.lifecycle.markTerminated();
+        }
+    }
+
+    /** After shutdown, a core worker whose thread had retired: it has no thread to leave, so it leaves here. */
+    void retiredWorkerEnded() {
+        liveWorkers.decrementAndGet();
+        threadExited();
+    }
+
+    /** A live thread of the pool is about to start an extra thread. */
+    void extraThreadStarting() {
+        liveThreads.incrementAndGet();
+    }
+
+    /** The extra thread announced by {@link #extraThreadStarting()} did not start (its starter is live). */
+    void extraThreadNotStarted() {
+        liveThreads.decrementAndGet();
+    }
+
+    /**
+     * After shutdown: run every job that can still be found, wait out timer submissions in flight, and retire. The
+     * last worker stays while timers are pending and fires them at their deadlines.
+     */
+    void drainAndRetire(Worker w) {
+        while (true) {
+            drain(w);
+            if (tryRetire()) {
+                return;
+            }
+            long next = registry.timers.earliestDeadline();
+            if (next != TimerQueue.NO_DEADLINE) {
+                w.parker.bindCurrentThread();
+                w.parker.park(Math.max(next - registry.clock.nanoTime(), 1L));
+                Thread.interrupted();
+            }
+        }
+    }
+
+    /**
+     * After shutdown, the last pending timer was cancelled: the last worker may be parked in
+     * {@link #drainAndRetire} until a deadline that no longer exists. An unpark that lands before it parks is a
+     * permit, so the park returns at once: no lost wake-up.
+     */
+    void lastTimerCancelled() {
+        for (Worker w : registry.workers) {
+            w.parker.unpark();
+        }
+    }
+
+    /** A worker leaves the drain loop: true if it may exit. The last one stays while timers are pending. */
+    private boolean tryRetire() {
+        while (true) {
+            int n = liveWorkers.get();
+            if (n == 1 && !registry.timers.isEmpty()) {
+                return false;
+            }
+            if (liveWorkers.compareAndSet(n, n - 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** The last thing a thread of the pool does; the last one reports termination. */
+    void threadExited() {
+        if (liveThreads.decrementAndGet() == 0) {
+            registry.lifecycle.markTerminated();
+        }
+    }
+
+    /**
+     * After shutdown, on any thread of the pool: runs every job {@code w} can still find and waits out timers
+     * scheduled from outside that are in flight (outside {@code execute}s need no wait: the injector is closed).
+     * An extra thread does it too before it ends, because the jobs it pushed or injected may have no other live
+     * thread to run them.
+     */
+    void drain(Worker w) {
+        while (true) {
+            Runnable job = w.findWork(false, false, IdleState.NO_HINT);
+            if (job != null) {
+                w.execute(job);
+                continue;
+            }
+            if (registry.lifecycle.submissionsInFlight() || !registry.injector.isEmpty()) {
+                Thread.yield();
+                continue;
+            }
+            return;
+        }
+    }
+}
