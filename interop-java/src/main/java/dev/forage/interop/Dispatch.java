@@ -5,10 +5,11 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * One hand-over of a task from a {@link ForageExecutorService} to its pool: the object the pool queues and
- * runs. It exists so that the service can take a task back after handing it over (the pool offers no removal):
+ * runs. It exists so that the executor can take a task back after handing it over (the pool offers no removal):
  * whoever {@linkplain #claim() claims} the dispatch first decides its fate, either the pool running it or the
- * service withdrawing it ({@code shutdownNow}, {@code cancel}), and the loser does nothing. The service counts
- * live dispatches, and the claim is what makes each one leave that count exactly once.
+ * executor withdrawing it ({@code shutdownNow}, {@code cancel}), and the loser does nothing. The executor's
+ * {@link ExecutorLifecycle} is told when a dispatch ends, and the claim is what makes that happen exactly once
+ * (a view counts its live dispatches).
  *
  * <p>A periodic task gets a new dispatch for every period.
  */
@@ -16,7 +17,7 @@ final class Dispatch implements Runnable {
     private static final AtomicIntegerFieldUpdater<Dispatch> CLAIMED =
             AtomicIntegerFieldUpdater.newUpdater(Dispatch.class, "claimed");
 
-    private final ForageExecutorService service;
+    private final ExecutorLifecycle lifecycle;
     /** The user's runnable for {@code execute}; null when {@link #task} is set. */
     private final Runnable command;
     /** The future for {@code submit} and {@code schedule}; null for {@code execute}. */
@@ -30,19 +31,19 @@ final class Dispatch implements Runnable {
      */
     private Thread runner;
 
-    Dispatch(ForageExecutorService service, Runnable command) {
-        this.service = service;
+    Dispatch(ExecutorLifecycle lifecycle, Runnable command) {
+        this.lifecycle = lifecycle;
         this.command = command;
         this.task = null;
     }
 
-    Dispatch(ForageExecutorService service, SubmittedTask<?> task) {
-        this.service = service;
+    Dispatch(ExecutorLifecycle lifecycle, SubmittedTask<?> task) {
+        this.lifecycle = lifecycle;
         this.command = null;
         this.task = task;
     }
 
-    /** The pool runs it: claim it, run the task, and tell the service, unless it was withdrawn first. */
+    /** The pool runs it: claim it, run the task, and tell the executor, unless it was withdrawn first. */
     @Override
     public void run() {
         if (!claim()) {
@@ -52,7 +53,7 @@ final class Dispatch implements Runnable {
             try {
                 task.runDispatched();
             } finally {
-                service.dispatchEnded(this);
+                lifecycle.dispatchEnded(this);
             }
             return;
         }
@@ -67,7 +68,7 @@ final class Dispatch implements Runnable {
             synchronized (this) {
                 runner = null;
             }
-            service.dispatchEnded(this);
+            lifecycle.dispatchEnded(this);
         }
     }
 
@@ -81,8 +82,8 @@ final class Dispatch implements Runnable {
     }
 
     /**
-     * Takes the dispatch back if it never started: its timer (if any) is cancelled and it leaves the service's
-     * count. Returns false if it started (or was withdrawn) already.
+     * Takes the dispatch back if it never started: its timer (if any) is cancelled and it leaves the executor's
+     * books. Returns false if it started (or was withdrawn) already.
      */
     boolean withdraw() {
         if (!claim()) {
@@ -92,7 +93,7 @@ final class Dispatch implements Runnable {
         if (t != null) {
             t.cancel();
         }
-        service.dispatchEnded(this);
+        lifecycle.dispatchEnded(this);
         return true;
     }
 

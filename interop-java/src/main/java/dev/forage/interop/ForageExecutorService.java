@@ -1,12 +1,9 @@
 package dev.forage.interop;
 
 import dev.forage.ForagePool;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,7 +11,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link ScheduledExecutorService} over a {@link ForagePool}: tasks run on the pool's workers, delayed and
@@ -71,42 +67,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  */
 public final class ForageExecutorService implements ScheduledExecutorService, AutoCloseable {
-    /** {@link #control}: this bit once shut down; the low bits count live dispatches. */
-    private static final long SHUTDOWN = 1L << 62;
-    /** Delays and periods are capped here so that deadline arithmetic cannot overflow (about 73 years). */
-    private static final long MAX_NANOS = Long.MAX_VALUE >> 2;
-    /**
-     * How often a view's {@code awaitTermination} looks whether its pool terminated, once the pool is shut
-     * down: the pool has no termination callback, and tasks that the pool's {@code shutdownNow} took away never
-     * end for the view. Only that case polls; a view whose tasks end is woken by the last one.
-     */
-    private static final long POOL_TERMINATION_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Submission, invocation and scheduling: the same for both kinds of executor. */
+    private final ExecutorCore core;
+    /** What differs between an owner and a view: admission, counting, and the life cycle. */
+    private final ExecutorLifecycle lifecycle;
 
-    private final ForagePool pool;
-    private final boolean ownsPool;
-    /**
-     * Views only: SHUTDOWN bit plus the number of live dispatches (queued, waiting in a timer, or running). A
-     * submission increments and then checks the bit; shutdown sets the bit and then checks the count (as the
-     * pool's own admission does), so a task is either rejected or counted before termination is decided. An
-     * owning executor leaves it at zero: the pool's own word is its state.
-     */
-    private final AtomicLong control = new AtomicLong();
-    /**
-     * Set by this executor's {@code shutdownNow} before it shuts the pool down: the tasks it withdraws go back to
-     * the caller, neither run nor cancelled, so the pool's shutdown action must not cancel them first.
-     */
-    private volatile boolean withdrawingAll;
-    /**
-     * The live dispatches: a view's all of them (for shutdownNow and for cancelling periodic tasks at shutdown);
-     * an owning executor's delayed and periodic ones only (its immediate tasks go to the pool as they are).
-     */
-    private final Set<Dispatch> dispatches = ConcurrentHashMap.newKeySet();
-    /** Views only: released once shut down with no live dispatch; awaitTermination waits on it. */
-    private final LatchStack drained = new LatchStack();
-
-    private ForageExecutorService(ForagePool pool, boolean ownsPool) {
-        this.pool = pool;
-        this.ownsPool = ownsPool;
+    private ForageExecutorService(ForagePool pool, ExecutorLifecycle lifecycle, LiveDispatches live) {
+        this.core = new ExecutorCore(pool, lifecycle, live);
+        this.lifecycle = lifecycle;
     }
 
     /**
@@ -129,16 +97,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
                     + "JVM); use ForageExecutorService.viewOf(ForagePool.commonPool()), or own a private pool "
                     + "from ForagePool.builder()");
         }
-        final ForageExecutorService executor = new ForageExecutorService(pool, true);
-        pool.whenShutdown(new Runnable() {
-            @Override
-            public void run() {
-                if (!executor.withdrawingAll) { // shutdownNow hands the waiting periodic tasks back instead
-                    executor.cancelWaitingPeriodicRuns();
-                }
-            }
-        });
-        return executor;
+        LiveDispatches live = new LiveDispatches();
+        return new ForageExecutorService(pool, OwnerLifecycle.of(pool, live), live);
     }
 
     /**
@@ -157,7 +117,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         if (pool == null) {
             throw new NullPointerException("viewOf: pool must not be null");
         }
-        return new ForageExecutorService(pool, false);
+        LiveDispatches live = new LiveDispatches();
+        return new ForageExecutorService(pool, new ViewLifecycle(pool, live), live);
     }
 
     /** A new {@linkplain #viewOf view} of {@link ForagePool#commonPool()}. */
@@ -172,12 +133,12 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
 
     /** The pool the tasks run on; use it for {@link ForageFutures} too. */
     public ForagePool pool() {
-        return pool;
+        return core.pool;
     }
 
     /** True for an executor made by {@link #owning}, false for a {@link #viewOf view}. */
     public boolean ownsPool() {
-        return ownsPool;
+        return lifecycle.ownsPool();
     }
 
     // Submission.
@@ -190,76 +151,29 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public void execute(Runnable command) {
-        notNull(command, "execute", "command");
-        if (ownsPool) {
-            executeOwned(command, command);
-        } else {
-            dispatchNow(new Dispatch(this, command), command);
-        }
+        core.execute(command);
     }
 
     @Override
     public <T> Future<T> submit(Callable<T> task) {
-        notNull(task, "submit", "task");
-        return dispatch(new SubmittedTask<>(task));
+        return core.submit(task);
     }
 
     @Override
     public Future<?> submit(Runnable task) {
-        notNull(task, "submit", "task");
-        return dispatch(new SubmittedTask<Void>(task, null));
+        return core.submit(task, null);
     }
 
     @Override
     public <T> Future<T> submit(Runnable task, T result) {
-        notNull(task, "submit", "task");
-        return dispatch(new SubmittedTask<>(task, result));
-    }
-
-    /** Hands {@code task} to the pool now (invokeAll creates its tasks first and dispatches them after). */
-    <T> SubmittedTask<T> dispatch(SubmittedTask<T> task) {
-        if (ownsPool) {
-            executeOwned(task, task);
-        } else {
-            Dispatch d = new Dispatch(this, task);
-            task.current = d;
-            dispatchNow(d, task);
-        }
-        return task;
-    }
-
-    /**
-     * The owning executor's whole submission path: the pool's own admission, plus one read of its shutdown
-     * state, so that a task refused after shutdown gets the executor's message rather than the pool's. A
-     * submission that races with shutdown is either rejected or runs, as it is for the pool itself.
-     */
-    private void executeOwned(Runnable job, Object what) {
-        if (pool.isShutdown()) {
-            throw rejectedAfterShutdown(what, null);
-        }
-        try {
-            pool.execute(job);
-        } catch (RejectedExecutionException e) {
-            throw rejectedAfterShutdown(what, e);
-        }
-    }
-
-    private void dispatchNow(Dispatch d, Object what) {
-        admit(what);
-        dispatches.add(d);
-        try {
-            pool.execute(d);
-        } catch (RejectedExecutionException e) {
-            d.withdraw();
-            throw poolRejected(what, e);
-        }
+        return core.submit(task, result);
     }
 
     // Invocation of many.
 
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-        return Invocations.invokeAll(this, tasks, Waiting.FOREVER);
+        return core.invokeAll(tasks, Waiting.FOREVER);
     }
 
     /**
@@ -270,14 +184,13 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
-        notNull(unit, "invokeAll", "unit");
-        return Invocations.invokeAll(this, tasks, clampNanos(unit.toNanos(timeout)));
+        return core.invokeAll(tasks, core.timeoutNanos("invokeAll", timeout, unit));
     }
 
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
         try {
-            return Invocations.invokeAny(this, tasks, Waiting.FOREVER);
+            return core.invokeAny(tasks, Waiting.FOREVER);
         } catch (TimeoutException e) {
             throw new AssertionError("invokeAny without a timeout timed out", e);
         }
@@ -286,8 +199,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
-        notNull(unit, "invokeAny", "unit");
-        return Invocations.invokeAny(this, tasks, clampNanos(unit.toNanos(timeout)));
+        return core.invokeAny(tasks, core.timeoutNanos("invokeAny", timeout, unit));
     }
 
     // Scheduling.
@@ -298,19 +210,13 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        notNull(command, "schedule", "command");
-        notNull(unit, "schedule", "unit");
-        long nanos = clampNanos(unit.toNanos(delay));
-        return scheduleFirstRun(new ScheduledTask<Void>(this, command, null, System.nanoTime() + nanos, 0L), nanos);
+        return core.schedule(command, delay, unit);
     }
 
     /** Runs {@code callable} once after {@code delay}, from the pool's timers. */
     @Override
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
-        notNull(callable, "schedule", "callable");
-        notNull(unit, "schedule", "unit");
-        long nanos = clampNanos(unit.toNanos(delay));
-        return scheduleFirstRun(new ScheduledTask<>(this, callable, System.nanoTime() + nanos), nanos);
+        return core.schedule(callable, delay, unit);
     }
 
     /**
@@ -323,7 +229,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
-        return schedulePeriodic("scheduleAtFixedRate", "period", command, initialDelay, period, unit, true);
+        return core.schedulePeriodic("scheduleAtFixedRate", "period", command, initialDelay, period, unit, true);
     }
 
     /**
@@ -334,119 +240,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-        return schedulePeriodic("scheduleWithFixedDelay", "delay", command, initialDelay, delay, unit, false);
-    }
-
-    private ScheduledFuture<?> schedulePeriodic(String method, String what, Runnable command, long initialDelay,
-            long every, TimeUnit unit, boolean fixedRate) {
-        notNull(command, method, "command");
-        notNull(unit, method, "unit");
-        if (every <= 0) {
-            throw new IllegalArgumentException(method + " on the " + who() + ": " + what + " must be > 0, was "
-                    + every + " " + unit);
-        }
-        long nanos = clampNanos(unit.toNanos(initialDelay));
-        long everyNanos = Math.max(1L, clampNanos(unit.toNanos(every)));
-        // ScheduledTask's encoding: a positive period is a fixed rate, a negative one a fixed delay.
-        return scheduleFirstRun(new ScheduledTask<Void>(this, command, null, System.nanoTime() + nanos,
-                fixedRate ? everyNanos : -everyNanos), nanos);
-    }
-
-    private <V> ScheduledTask<V> scheduleFirstRun(ScheduledTask<V> task, long delayNanos) {
-        if (ownsPool) {
-            if (pool.isShutdown()) {
-                throw rejectedAfterShutdown(task, null);
-            }
-        } else {
-            admit(task);
-        }
-        Dispatch d = new Dispatch(this, task);
-        task.current = d;
-        dispatches.add(d);
-        try {
-            d.setTimer(pool.schedule(d, delayNanos, TimeUnit.NANOSECONDS));
-        } catch (RejectedExecutionException e) {
-            d.withdraw();
-            throw ownsPool ? rejectedAfterShutdown(task, e) : poolRejected(task, e);
-        }
-        return task;
-    }
-
-    /**
-     * The next run of a periodic task: counted without the shutdown check (the current run is still live, so
-     * the count cannot reach zero meanwhile; the task re-checks shutdown itself). False if the pool rejects it.
-     */
-    boolean scheduleNextRun(Dispatch d, long delayNanos) {
-        if (!ownsPool) {
-            control.incrementAndGet();
-        }
-        dispatches.add(d);
-        try {
-            d.setTimer(pool.schedule(d, delayNanos, TimeUnit.NANOSECONDS));
-            return true;
-        } catch (RejectedExecutionException e) {
-            d.withdraw();
-            return false;
-        }
-    }
-
-    // Accounting (a view's; an owning executor's state is its pool's).
-
-    private void admit(Object what) {
-        long c = control.getAndIncrement();
-        if ((c & SHUTDOWN) != 0) {
-            release();
-            throw rejectedAfterShutdown(what, null);
-        }
-        if (pool.isShutdown()) {
-            // A view over a shut-down pool is shut down, whichever face shut the pool down.
-            release();
-            shutdown();
-            throw poolRejected(what, null);
-        }
-    }
-
-    /** A dispatch ended: it ran, or it was withdrawn. Exactly once per dispatch (its claim). */
-    void dispatchEnded(Dispatch d) {
-        dispatches.remove(d);
-        if (!ownsPool) {
-            release();
-        }
-    }
-
-    private void release() {
-        if (control.decrementAndGet() == SHUTDOWN) {
-            drained.releaseAll();
-        }
-    }
-
-    /** Sets the SHUTDOWN bit; returns true for the call that set it. */
-    private boolean markShutdown() {
-        while (true) {
-            long c = control.get();
-            if ((c & SHUTDOWN) != 0) {
-                return false;
-            }
-            if (control.compareAndSet(c, c | SHUTDOWN)) {
-                if (c == 0) {
-                    drained.releaseAll();
-                }
-                return true;
-            }
-        }
-    }
-
-    /**
-     * Adopts the pool's shutdown, whichever face shut the pool down: a view shuts itself down, and either kind
-     * cancels its periodic tasks still waiting in a timer (the pool cannot tell this executor; without this, an
-     * hourly task would keep the shut-down pool's last worker alive until its next deadline).
-     */
-    private void followPool() {
-        if (ownsPool ? !dispatches.isEmpty() : (control.get() & SHUTDOWN) == 0) {
-            if (pool.isShutdown()) {
-                shutdown();
-            }
-        }
+        return core.schedulePeriodic("scheduleWithFixedDelay", "delay", command, initialDelay, delay, unit, false);
     }
 
     // Life cycle.
@@ -458,26 +252,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public void shutdown() {
-        if (ownsPool) {
-            pool.shutdown(); // first: a periodic run that ends from now on sees it and stops (ScheduledTask)
-        } else {
-            markShutdown();
-        }
-        cancelWaitingPeriodicRuns();
-    }
-
-    /**
-     * Cancels the periodic tasks whose next run waits in a timer: only those, since a run in progress finishes
-     * and then cancels its task. Idempotent. An owning executor also runs it when its pool is shut down through
-     * another face ({@link ForagePool#whenShutdown}), or the timer of an hourly task would keep the pool's
-     * last worker, and so {@code pool.close()}, waiting until its deadline.
-     */
-    private void cancelWaitingPeriodicRuns() {
-        for (Dispatch d : dispatches) {
-            if (d.isPeriodic() && d.withdraw()) {
-                d.task().cancel(false);
-            }
-        }
+        lifecycle.shutdown();
     }
 
     /**
@@ -488,47 +263,13 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public List<Runnable> shutdownNow() {
-        List<Runnable> neverStarted = new ArrayList<>();
-        if (ownsPool) {
-            withdrawingAll = true;
-            for (Runnable job : pool.shutdownNow()) { // also cancels the timers and interrupts every worker
-                if (job instanceof Dispatch) {
-                    Dispatch d = (Dispatch) job;
-                    if (d.withdraw()) {
-                        neverStarted.add(d.reported());
-                    }
-                } else if (!(job instanceof SubmittedTask) || !((SubmittedTask<?>) job).isDone()) {
-                    neverStarted.add(job); // a task cancelled before it started is not handed back
-                }
-            }
-            for (Dispatch d : dispatches) {
-                if (d.withdraw()) { // a periodic task's next run that slipped in meanwhile
-                    neverStarted.add(d.reported());
-                }
-            }
-            // The pool interrupted its workers; wake the helping waits that the jobs run meanwhile hid it from.
-            Waiting.wakeAllIn(pool);
-            return neverStarted;
-        }
-        markShutdown();
-        // Withdraw everything first, interrupt second: an interrupted task ends and frees its worker, which
-        // would otherwise start queued tasks that this pass has not withdrawn yet.
-        for (Dispatch d : dispatches) {
-            if (d.withdraw()) {
-                neverStarted.add(d.reported());
-            }
-        }
-        for (Dispatch d : dispatches) {
-            d.interruptRunner(); // a no-op unless it is running
-        }
-        return neverStarted;
+        return lifecycle.shutdownNow();
     }
 
     /** True once this executor, or (for either kind) its pool through any face, was shut down. */
     @Override
     public boolean isShutdown() {
-        followPool();
-        return ownsPool ? pool.isShutdown() : (control.get() & SHUTDOWN) != 0;
+        return lifecycle.isShutdown();
     }
 
     /**
@@ -537,9 +278,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public boolean isTerminated() {
-        followPool();
-        // A terminated pool runs nothing more, so a view over it is terminated too (and shut down: followPool).
-        return ownsPool ? pool.isTerminated() : drained.isReleased() || pool.isTerminated();
+        return lifecycle.isTerminated();
     }
 
     /**
@@ -551,33 +290,8 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        notNull(unit, "awaitTermination", "unit");
-        followPool();
-        if (ownsPool) {
-            if (pool.isCurrentThreadWorker() && !pool.isTerminated()) {
-                throw new IllegalStateException("awaitTermination called on a worker of the " + who()
-                        + ": it would wait for itself; call it from a thread outside the pool");
-            }
-            return pool.awaitTermination(Math.max(timeout, 0L), unit);
-        }
-        long nanos = clampNanos(unit.toNanos(timeout));
-        if (!pool.isShutdown() || pool.isCurrentThreadWorker()) {
-            return Waiting.await(drained, nanos);
-        }
-        // The pool is shut down: its termination also ends this view (see POOL_TERMINATION_POLL_NANOS).
-        long deadline = System.nanoTime() + nanos;
-        while (true) {
-            long left = deadline - System.nanoTime();
-            if (Waiting.await(drained, Math.max(Math.min(left, POOL_TERMINATION_POLL_NANOS), 0L))) {
-                return true;
-            }
-            if (pool.isTerminated()) {
-                return true;
-            }
-            if (left <= 0) {
-                return false;
-            }
-        }
+        core.notNull(unit, "awaitTermination", "unit");
+        return lifecycle.awaitTermination(timeout, unit);
     }
 
     /**
@@ -588,7 +302,7 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     @Override
     public void close() {
         shutdown();
-        if (pool.isCurrentThreadWorker()) {
+        if (core.pool.isCurrentThreadWorker()) {
             return;
         }
         boolean interrupted = false;
@@ -610,37 +324,6 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
     @Override
     public String toString() {
         String state = isTerminated() ? "terminated" : isShutdown() ? "shut down" : "running";
-        if (ownsPool) {
-            return "ForageExecutorService[owning pool " + pool.name() + ", " + state + "]";
-        }
-        return "ForageExecutorService[view of pool " + pool.name() + ", " + state + ", tasks="
-                + (control.get() & ~SHUTDOWN) + "]";
-    }
-
-    // Messages: each names the pool, as the pool's own messages do ("pool NAME").
-
-    /** "executor owning pool NAME" or "view of pool NAME". */
-    String who() {
-        return (ownsPool ? "executor owning pool " : "view of pool ") + pool.name();
-    }
-
-    void notNull(Object value, String method, String name) {
-        if (value == null) {
-            throw new NullPointerException(method + " on the " + who() + ": " + name + " must not be null");
-        }
-    }
-
-    private RejectedExecutionException rejectedAfterShutdown(Object what, RejectedExecutionException cause) {
-        return new RejectedExecutionException("the " + who() + " is shut down and accepts no new tasks (rejected "
-                + what + "); submit before shutdown()/close(), or to an executor that is running", cause);
-    }
-
-    private RejectedExecutionException poolRejected(Object what, RejectedExecutionException cause) {
-        return new RejectedExecutionException("the " + who() + " cannot run " + what + ": its pool rejected it "
-                + "(pool " + pool.name() + " is shut down, so this view is shut down too)", cause);
-    }
-
-    private static long clampNanos(long nanos) {
-        return Math.min(Math.max(nanos, 0L), MAX_NANOS);
+        return "ForageExecutorService[" + lifecycle.describe(state) + "]";
     }
 }

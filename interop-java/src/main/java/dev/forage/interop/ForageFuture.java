@@ -8,7 +8,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -55,13 +54,7 @@ import java.util.function.Supplier;
  * only the return type (and, for the executor-less {@code *Async} methods, the executor) differs.
  */
 public final class ForageFuture<T> extends ForageFutureBase<T> {
-    @SuppressWarnings("rawtypes")
-    private static final AtomicReferenceFieldUpdater<ForageFuture, LatchStack> WAITERS =
-            AtomicReferenceFieldUpdater.newUpdater(ForageFuture.class, LatchStack.class, "waiters");
-
     private final ForagePool pool;
-    /** Threads helping in {@code join}/{@code get} on a worker; created (with its one callback) on first need. */
-    private volatile LatchStack waiters;
     /**
      * Behave as on Java 8, where the JDK makes plain {@code CompletableFuture}s for dependent stages and this
      * class relays them (see {@link #stage}); package-private so that tests on Java 17+ can cover that path.
@@ -131,68 +124,6 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
 
     private void cancelWhenDone(final CompletableFuture<?> source) {
         super.whenComplete((value, error) -> source.cancel(false)); // a no-op once the source is done
-    }
-
-    // Waiting.
-
-    private LatchStack waiters() {
-        LatchStack w = waiters;
-        if (w != null) {
-            return w;
-        }
-        final LatchStack created = new LatchStack();
-        if (!WAITERS.compareAndSet(this, null, created)) {
-            return waiters;
-        }
-        super.whenComplete((value, error) -> created.releaseAll()); // one callback, however many waiters
-        return created;
-    }
-
-    /**
-     * As {@link CompletableFuture#join()}; on a pool worker, runs other jobs until this future completes.
-     *
-     * @throws CompletionException if this future completed exceptionally (the cause is the failure)
-     * @throws java.util.concurrent.CancellationException if it was cancelled
-     */
-    @Override
-    public T join() {
-        if (!isDone() && Waiting.onWorker()) {
-            Waiting.awaitUninterruptibly(waiters());
-        }
-        return super.join();
-    }
-
-    /**
-     * As {@link CompletableFuture#get()}; on a pool worker, runs other jobs until this future completes.
-     *
-     * @throws ExecutionException if this future completed exceptionally (the cause is the failure)
-     * @throws java.util.concurrent.CancellationException if it was cancelled
-     */
-    @Override
-    public T get() throws InterruptedException, ExecutionException {
-        if (!isDone() && Waiting.onWorker()) {
-            Waiting.await(waiters(), Waiting.FOREVER);
-        }
-        return super.get();
-    }
-
-    /**
-     * As {@link CompletableFuture#get(long, TimeUnit)}; on a pool worker, runs other jobs while it waits.
-     *
-     * @throws TimeoutException if not complete within the timeout
-     */
-    @Override
-    public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        if (unit == null) {
-            throw new NullPointerException("get: unit must not be null");
-        }
-        if (!isDone() && Waiting.onWorker()) {
-            if (!Waiting.await(waiters(), Waiting.timeoutNanos(timeout, unit)) && !isDone()) {
-                throw new TimeoutException("ForageFuture not complete after " + timeout + " " + unit);
-            }
-            return super.get();
-        }
-        return super.get(timeout, unit);
     }
 
     // Java 9 methods, driven by the pool (on Java 9+ they replace the JDK's, which use a timer thread of their own).

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * them covariantly, and the compiler adds the bridge methods that carry the JDK's descriptors to
  * {@code ForageFuture}'s implementations. On Java 8 and Android they are simply new methods.
  */
-abstract class ForageFutureBase<T> extends CompletableFuture<T> {
+abstract class ForageFutureBase<T> extends HelpingFuture<T> {
     /** See {@link ForageFuture#orTimeout}. */
     public abstract CompletableFuture<T> orTimeout(long timeout, TimeUnit unit);
 

@@ -26,7 +26,7 @@ final class Invocations {
      * the timeout, waits for all (or the timeout), cancels what is not done, and returns every future in the
      * tasks' order. An expired timeout cancels the tasks not dispatched yet, as it cancels the unfinished ones.
      */
-    static <T> List<Future<T>> invokeAll(ForageExecutorService executor, Collection<? extends Callable<T>> tasks,
+    static <T> List<Future<T>> invokeAll(ExecutorCore executor, Collection<? extends Callable<T>> tasks,
             long timeoutNanos) throws InterruptedException {
         executor.notNull(tasks, "invokeAll", "tasks");
         boolean timed = timeoutNanos != Waiting.FOREVER;
@@ -77,7 +77,7 @@ final class Invocations {
      * Submits every task and returns the first successful result; cancels the others on the way out. When
      * every task fails, throws {@link ExecutionException} with the last failure as its cause.
      */
-    static <T> T invokeAny(ForageExecutorService executor, Collection<? extends Callable<T>> tasks,
+    static <T> T invokeAny(ExecutorCore executor, Collection<? extends Callable<T>> tasks,
             long timeoutNanos) throws InterruptedException, ExecutionException, TimeoutException {
         executor.notNull(tasks, "invokeAny", "tasks");
         int n = tasks.size();
@@ -98,7 +98,7 @@ final class Invocations {
                 if (outcome.result.isDone()) {
                     break; // a winner already: no need to start the rest
                 }
-                futures.add(executor.submit(outcome.track(task)));
+                futures.add(executor.dispatch(new SubmittedTask<>(outcome.track(task))));
             }
             if (!Waiting.await(outcome.decided, timeoutNanos)) {
                 throw new TimeoutException("invokeAny on the " + executor.who() + ": no task succeeded within "

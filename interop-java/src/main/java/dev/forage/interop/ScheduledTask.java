@@ -10,12 +10,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * The future of a delayed or periodic task of a {@link ForageExecutorService}. Each run is carried by a
  * {@link Dispatch} that waits in the pool's timers until its deadline; a periodic task schedules the next
  * dispatch when a run ends normally, and ends for good when a run throws, when it is cancelled, or when the
- * service shuts down (as {@code ScheduledThreadPoolExecutor} does by default).
+ * executor shuts down (as {@code ScheduledThreadPoolExecutor} does by default).
  */
 final class ScheduledTask<V> extends SubmittedTask<V> implements RunnableScheduledFuture<V> {
     private static final AtomicLong SEQUENCE = new AtomicLong();
 
-    private final ForageExecutorService service;
+    private final ExecutorCore executor;
     /** Zero: one-shot. Positive: fixed rate. Negative: fixed delay (the negated delay). Nanoseconds. */
     private final long period;
     /** Breaks ties between equal deadlines in {@link #compareTo}: first scheduled, first. */
@@ -23,16 +23,16 @@ final class ScheduledTask<V> extends SubmittedTask<V> implements RunnableSchedul
     /** The {@link System#nanoTime()} of the next run. */
     private volatile long deadline;
 
-    ScheduledTask(ForageExecutorService service, Callable<V> callable, long deadline) {
+    ScheduledTask(ExecutorCore executor, Callable<V> callable, long deadline) {
         super(callable);
-        this.service = service;
+        this.executor = executor;
         this.period = 0L;
         this.deadline = deadline;
     }
 
-    ScheduledTask(ForageExecutorService service, Runnable runnable, V result, long deadline, long period) {
+    ScheduledTask(ExecutorCore executor, Runnable runnable, V result, long deadline, long period) {
         super(runnable, result);
-        this.service = service;
+        this.executor = executor;
         this.period = period;
         this.deadline = deadline;
     }
@@ -58,7 +58,7 @@ final class ScheduledTask<V> extends SubmittedTask<V> implements RunnableSchedul
             run();
             return;
         }
-        if (service.isShutdown()) {
+        if (executor.isShutdown()) {
             cancel(false); // fired after shutdown: a periodic task runs no more
             return;
         }
@@ -72,22 +72,22 @@ final class ScheduledTask<V> extends SubmittedTask<V> implements RunnableSchedul
         if (!goesOn) {
             return; // it threw (the future holds the exception) or was cancelled
         }
-        if (service.isShutdown()) {
+        if (executor.isShutdown()) {
             cancel(false);
             return;
         }
         long now = System.nanoTime();
         long next = period > 0 ? deadline + period : now - period;
         deadline = next;
-        Dispatch d = new Dispatch(service, this);
+        Dispatch d = new Dispatch(executor.lifecycle, this);
         current = d;
-        if (!service.scheduleNextRun(d, next - now)) {
+        if (!executor.scheduleNextRun(d, next - now)) {
             cancel(false); // the pool itself is shut down: the next period can never run
             return;
         }
         // Mirrors cancel() and shutdown(): they write their state and then look at `current`; we published
         // `current` and now look at their state, so a cancel racing with this reschedule is never missed.
-        if (isCancelled() || service.isShutdown()) {
+        if (isCancelled() || executor.isShutdown()) {
             cancel(false);
             d.withdraw();
         }
