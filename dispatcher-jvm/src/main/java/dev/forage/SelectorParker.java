@@ -38,6 +38,8 @@ final class SelectorParker implements Parker {
     private final Registry registry;
     private final String poolName;
     private final int index;
+    /** The pool's {@link Tunable#IO_CLOSED_CHECK_MILLIS}, in nanoseconds. */
+    private final long closedCheckNanos;
     final Selector selector;
     private volatile Thread thread;
     /** The permit (U1): set by every unpark, cleared by the owner when a park ends. */
@@ -62,6 +64,8 @@ final class SelectorParker implements Parker {
         this.registry = registry;
         this.poolName = registry != null ? registry.name : "(none)";
         this.index = index;
+        Tuning tuning = registry != null ? registry.tuning : Tuning.DEFAULTS;
+        this.closedCheckNanos = tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS) * MILLI;
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
@@ -122,7 +126,7 @@ final class SelectorParker implements Parker {
         long millis = nanos == FOREVER ? 0L : (nanos + MILLI - 1) / MILLI;
         if (!waiting.isEmpty()) {
             // A channel closed by another thread wakes no selector: while waits are pending, look at least this often.
-            long cap = Tuning.IO_CLOSED_CHECK_MILLIS;
+            long cap = closedCheckNanos / MILLI;
             millis = millis == 0L ? cap : Math.min(millis, cap);
         }
         blockedIn = SELECTING; // P1
@@ -365,7 +369,7 @@ final class SelectorParker implements Parker {
             return;
         }
         long now = System.nanoTime();
-        if (now - lastClosedCheck < Tuning.IO_CLOSED_CHECK_MILLIS * MILLI) {
+        if (now - lastClosedCheck < closedCheckNanos) {
             return;
         }
         lastClosedCheck = now;
@@ -394,7 +398,7 @@ final class SelectorParker implements Parker {
     }
 
     /**
-     * Owner, while busy: a non-blocking look at the selector (every {@link Tuning#IO_POLL_INTERVAL} jobs), then
+     * Owner, while busy: a non-blocking look at the selector (every {@link Tunable#IO_POLL_INTERVAL} jobs), then
      * the listeners. Nothing to look for while no wait is pending: no system call then.
      */
     void poll() {

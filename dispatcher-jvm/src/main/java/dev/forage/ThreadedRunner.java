@@ -410,7 +410,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
      */
     private void drain(Worker w) {
         while (true) {
-            Runnable job = w.findWork(false, false, IdleState.NO_HINT);
+            Runnable job = w.search.findAnyWork();
             if (job != null) {
                 w.execute(job);
                 continue;

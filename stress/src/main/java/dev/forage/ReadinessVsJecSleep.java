@@ -44,7 +44,8 @@ public class ReadinessVsJecSleep {
 
     private final SelectorParker parker = new SelectorParker(null, 0);
     private final JecSleep sleep =
-            new JecSleep(new Parker[] {parker}, 0, 0, 0L, RaceIdleContext.NO_UNCLAIMED_WORK);
+            new JecSleep(RaceIdleContext.NO_ROUNDS.with(Tunable.NAP_NANOS, 0L), new Parker[] {parker},
+                    RaceIdleContext.NO_UNCLAIMED_WORK);
     private final SpinLatch latch = new SpinLatch(sleep, 0);
     private final IdleState idle;
     private final Pipe pipe;
