@@ -296,7 +296,7 @@ final class CallerRunner implements Runner, PendingJobs {
     private int runUntilIdle() {
         int ran = 0;
         Runnable job;
-        while ((job = worker.findWork(false, false, IdleState.NO_HINT)) != null) {
+        while ((job = worker.search.findAnyWork()) != null) {
             worker.execute(job);
             ran++;
         }

@@ -3,11 +3,12 @@ package dev.forage;
 /**
  * EMPER's IO sleep strategy, on the JVM without io_uring. Selected with {@code SleepProtocol.EMPER}.
  *
- * <p>A worker that found no work for {@link Tuning#ROUNDS_UNTIL_SLEEPY} rounds counts itself in
+ * <p>A worker that found no work for {@link Tunable#ROUNDS_UNTIL_SLEEPY} rounds counts itself in
  * {@link EmperSleepers} and posts a read on the {@link HintPipe}. Notifiers claim sleepers on the count with a CAS
  * loop and write one hint per claimed sleeper, saying where the new work is: {@code NotifyEmper} with the pushing
  * worker's index for a job pushed on a worker's deque, {@code NotifyAnywhere} with "the injector" for an injected
- * job or a timer. A woken worker looks at its hint ({@link IdleState#hint}) right after its own deque.
+ * job or a timer. A woken worker looks where its hint says right after its own deque: the hint waits in its
+ * {@link Idle} state, and the worker's search asks for it through {@link IdleState#firstPlaceToLook}.
  *
  * <p>Three things EMPER does not need and Forage does, each in {@code docs/sleep-strategies.md} section 6 with its
  * proof:
@@ -29,12 +30,34 @@ final class EmperSleep implements Sleep {
     private final int roundsUntilSleep;
     private final IdleCounts counts = new IdleCounts();
 
-    public EmperSleep(int threads, PoolProbe probe) {
-        this(threads, probe, Tuning.ROUNDS_UNTIL_SLEEPY);
+    /**
+     * A worker's idle state here: its rounds, and where the notifier that woke it said the new work is (a worker
+     * index, {@link IdleState#INJECTOR}, or {@link IdleState#ANYWHERE}). Written on the worker's own thread, as it
+     * wakes; the worker's next search looks there first.
+     */
+    static final class Idle extends IdleState {
+        int rounds;
+        int hint = ANYWHERE;
+
+        Idle(int workerIndex) {
+            super(workerIndex);
+        }
+
+        /** The hint, once; {@link #ANYWHERE} afterwards. */
+        @Override
+        int firstPlaceToLook() {
+            int h = hint;
+            hint = ANYWHERE;
+            return h;
+        }
     }
 
-    /** For tests: {@code roundsUntilSleep} failed searches (yielding after each) before the worker sleeps. */
-    public EmperSleep(int threads, PoolProbe probe, int roundsUntilSleep) {
+    /**
+     * For {@code threads} workers; {@link Tunable#ROUNDS_UNTIL_SLEEPY} failed searches (yielding after each)
+     * before a worker sleeps.
+     */
+    EmperSleep(Tuning tuning, int threads, PoolProbe probe) {
+        int roundsUntilSleep = tuning.getInt(Tunable.ROUNDS_UNTIL_SLEEPY);
         if (threads < 1 || threads > Counters.THREADS_MAX) {
             throw new IllegalArgumentException(
                     "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
@@ -56,18 +79,18 @@ final class EmperSleep implements Sleep {
     @Override
     public IdleState startLooking(int workerIndex) {
         counts.startLooking();
-        return new IdleState(workerIndex);
+        return new Idle(workerIndex);
     }
 
     @Override
     public void workFound(IdleState idle) {
         counts.stopLooking();
-        // Normally the worker's search took its hint (IdleState.takeHint). If it is still here, the worker leaves
+        // Normally the worker's search took its hint (firstPlaceToLook). If it is still here, the worker leaves
         // the idle loop without having searched since it was notified (its latch was set, or its wait timed
         // out): pass the notification on rather than spend it on a worker that will not look.
-        int unused = idle.takeHint();
-        if (unused != IdleState.NO_HINT) {
-            if (unused == IdleState.HINT_INJECTOR) {
+        int unused = idle.firstPlaceToLook();
+        if (unused != IdleState.ANYWHERE) {
+            if (unused == IdleState.INJECTOR) {
                 notifyAnywhere(1);
             } else {
                 notifyEmper(1, unused);
@@ -75,14 +98,9 @@ final class EmperSleep implements Sleep {
         }
     }
 
-    /** The baseline keeps the one yield that the lone-job rule had before the JEC protocol's pause. */
     @Override
-    public void leftLoneJob(IdleState idle, CoreLatch latch) {
-        Thread.yield();
-    }
-
-    @Override
-    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+    public void noWorkFound(IdleState state, CoreLatch latch, IdleContext context) {
+        Idle idle = (Idle) state;
         IdleCounts.countUselessWakeUp(idle, context);
         if (idle.rounds < roundsUntilSleep) {
             Thread.yield();
@@ -92,7 +110,7 @@ final class EmperSleep implements Sleep {
         }
     }
 
-    private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+    private void sleep(Idle idle, CoreLatch latch, IdleContext context) {
         idle.rounds = 0; // after any wake-up, all the rounds again
         if (!latch.getSleepy()) {
             return; // SET: the worker loop sees it
@@ -109,7 +127,7 @@ final class EmperSleep implements Sleep {
             if (sleepers.countSleeper() < 0) {
                 // A NotifyAnywhere found nobody to wake and left its notification for a worker about to sleep:
                 // us. Search again, the injector first (it is also what we pass on if we leave unsearched).
-                idle.hint = IdleState.HINT_INJECTOR;
+                idle.hint = IdleState.INJECTOR;
             } else {
                 pipe.postRead(me);
                 if (me.reading && probe.hasVisibleWork()) {
@@ -126,9 +144,9 @@ final class EmperSleep implements Sleep {
                         pipe.cancelRead(me, sleepers); // not woken by a hint
                     }
                 }
-                if (me.delivered != IdleState.NO_HINT) {
+                if (me.delivered != IdleState.ANYWHERE) {
                     idle.hint = me.delivered;
-                    me.delivered = IdleState.NO_HINT;
+                    me.delivered = IdleState.ANYWHERE;
                 }
             }
         } finally {
@@ -157,14 +175,14 @@ final class EmperSleep implements Sleep {
     private void notifyEmper(int count, int hint) {
         int toWake = sleepers.notifyEmper(count);
         if (toWake > 0) {
-            pipe.write(toWake, hint >= 0 ? hint : IdleState.HINT_INJECTOR);
+            pipe.write(toWake, hint >= 0 ? hint : IdleState.INJECTOR);
         }
     }
 
     private void notifyAnywhere(int count) {
         int toWake = sleepers.notifyAnywhere(count);
         if (toWake > 0) {
-            pipe.write(toWake, IdleState.HINT_INJECTOR);
+            pipe.write(toWake, IdleState.INJECTOR);
         }
     }
 

@@ -50,8 +50,8 @@ public final class ForagePoolBuilder {
     boolean ioWorkers;
     /** The default of {@link #keepAlive}: 60 seconds. */
     static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
-    int maxHelpDepth = Tuning.MAX_HELP_DEPTH;
-    int fairnessInterval = Tuning.FAIRNESS_INTERVAL;
+    /** The pool's tunables: the defaults, or what {@link #tune} and {@link #longJobThreshold} set. */
+    Tuning tuning = Tuning.DEFAULTS;
     int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
 
     ForagePoolBuilder() {
@@ -256,12 +256,42 @@ public final class ForagePoolBuilder {
         return nanos;
     }
 
-    /** For tests: {@link Tuning#MAX_HELP_DEPTH} for this pool, so that a test can make the bound bite. */
-    ForagePoolBuilder maxHelpDepth(int depth) {
-        if (depth < 1) {
-            throw new IllegalArgumentException("maxHelpDepth must be >= 1, was " + depth);
+    /**
+     * A job that runs at least this long is reported as a {@code dev.forage.LongJob} event to JDK Flight Recorder,
+     * while a recording enables that event ({@code docs/observability.md}, "JFR events"). Default 100 ms, or the
+     * system property {@code forage.jfr.longJobMillis}; from 0 to {@link Integer#MAX_VALUE} milliseconds. A pool
+     * whose jobs are meant to be short (a request-handling pool) wants a lower threshold than one that runs batch
+     * work; each pool has its own. Jobs are timed only while a recording wants the event.
+     *
+     * <pre>{@code
+     * ForagePool requests = ForagePool.builder().name("requests").longJobThreshold(5, TimeUnit.MILLISECONDS).build();
+     * }</pre>
+     */
+    public ForagePoolBuilder longJobThreshold(long time, TimeUnit unit) {
+        if (unit == null) {
+            throw new NullPointerException("longJobThreshold: unit must not be null");
         }
-        this.maxHelpDepth = depth;
+        long millis = unit.toMillis(time);
+        boolean wholeMillis = unit.toNanos(time) % 1_000_000L == 0;
+        if (time < 0 || millis > Tunable.JFR_LONG_JOB_MILLIS.max || !wholeMillis) {
+            throw new IllegalArgumentException("longJobThreshold must be a whole number of milliseconds from 0 to "
+                    + Tunable.JFR_LONG_JOB_MILLIS.max + " ms, was " + time + " " + unit);
+        }
+        this.tuning = tuning.with(Tunable.JFR_LONG_JOB_MILLIS, millis);
+        return this;
+    }
+
+    /**
+     * For tests and measurements: sets one tunable of this pool ({@link Tunable} documents each, with its range and
+     * the system property that seeds its default), instead of a JVM-wide system property.
+     *
+     * @throws IllegalArgumentException if {@code value} is outside the tunable's range; the message says which
+     */
+    ForagePoolBuilder tune(Tunable tunable, long value) {
+        if (tunable == null) {
+            throw new NullPointerException("tunable must not be null");
+        }
+        this.tuning = tuning.with(tunable, value);
         return this;
     }
 
@@ -271,15 +301,6 @@ public final class ForagePoolBuilder {
             throw new IllegalArgumentException("queueCapacity must be a power of two from 64, was " + jobs);
         }
         this.queueCapacity = jobs;
-        return this;
-    }
-
-    /** For tests: {@link Tuning#FAIRNESS_INTERVAL} for this pool. */
-    ForagePoolBuilder fairnessInterval(int jobs) {
-        if (jobs < 1) {
-            throw new IllegalArgumentException("fairnessInterval must be >= 1, was " + jobs);
-        }
-        this.fairnessInterval = jobs;
         return this;
     }
 
@@ -297,6 +318,7 @@ public final class ForagePoolBuilder {
             throw new IllegalArgumentException("ioWorkers() sleeps through SleepProtocol.JEC, the default protocol; "
                     + sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a selector");
         }
+        tuning.checked();
         String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
         int maxBlocking = maxBlockingThreads >= 0 ? maxBlockingThreads
                 : Math.min(Math.max(DEFAULT_MAX_BLOCKING_THREADS, threads), MAX_THREADS - threads);

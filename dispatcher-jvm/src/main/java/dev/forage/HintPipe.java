@@ -26,8 +26,8 @@ final class HintPipe {
         final Sleeper sleeper;
         /** Our read is posted and has no hint yet. */
         boolean reading;
-        /** A hint the pipe gave us, not yet moved to the worker's {@link IdleState}, or {@link IdleState#NO_HINT}. */
-        int delivered = IdleState.NO_HINT;
+        /** A hint the pipe gave us, not yet moved to the worker's idle state, or {@link IdleState#ANYWHERE}. */
+        int delivered = IdleState.ANYWHERE;
 
         Reader(HintPipe pipe) {
             this.sleeper = new Sleeper(pipe.lock);

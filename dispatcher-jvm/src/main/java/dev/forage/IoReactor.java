@@ -32,6 +32,8 @@ final class IoReactor {
 
     private final String poolName;
     private final int index;
+    /** The pool's {@link Tunable#IO_CLOSED_CHECK_MILLIS}: how often pending waits look for channels closed elsewhere. */
+    private final long closedCheckMillis;
     /** Where a listener's exception goes (the pool's handler); null in the stress tests, which have no pool. */
     private final Thread.UncaughtExceptionHandler listenerErrors;
     final Selector selector;
@@ -52,9 +54,10 @@ final class IoReactor {
     private boolean runningListeners;
 
     /** Opens the selector of IO worker {@code index} of pool {@code poolName}. */
-    IoReactor(String poolName, int index, Thread.UncaughtExceptionHandler listenerErrors) {
+    IoReactor(String poolName, int index, long closedCheckMillis, Thread.UncaughtExceptionHandler listenerErrors) {
         this.poolName = poolName;
         this.index = index;
+        this.closedCheckMillis = closedCheckMillis;
         this.listenerErrors = listenerErrors;
         try {
             this.selector = Selector.open();
@@ -98,13 +101,13 @@ final class IoReactor {
 
     /**
      * P3: blocks in a select for {@code nanos} rounded up to whole milliseconds (never earlier than asked; at
-     * least one), or with no limit for {@link Parker#FOREVER}; bounded by {@link Tuning#IO_CLOSED_CHECK_MILLIS}
+     * least one), or with no limit for {@link Parker#FOREVER}; bounded by {@link Tunable#IO_CLOSED_CHECK_MILLIS}
      * while waits are pending, since a channel closed by another thread wakes no selector.
      */
     void select(long nanos) {
         long millis = nanos == Parker.FOREVER ? 0L : (nanos + MILLI - 1) / MILLI;
         if (!waiting.isEmpty()) {
-            long cap = Tuning.IO_CLOSED_CHECK_MILLIS;
+            long cap = closedCheckMillis;
             millis = millis == 0L ? cap : Math.min(millis, cap);
         }
         try {
@@ -324,7 +327,7 @@ final class IoReactor {
             return;
         }
         long now = System.nanoTime();
-        if (now - lastClosedCheck < Tuning.IO_CLOSED_CHECK_MILLIS * MILLI) {
+        if (now - lastClosedCheck < closedCheckMillis * MILLI) {
             return;
         }
         lastClosedCheck = now;
@@ -353,7 +356,7 @@ final class IoReactor {
     }
 
     /**
-     * Owner, while busy: a non-blocking look at the selector (every {@link Tuning#IO_POLL_INTERVAL} jobs), then
+     * Owner, while busy: a non-blocking look at the selector (every {@link Tunable#IO_POLL_INTERVAL} jobs), then
      * the listeners. Nothing to look for while no wait is pending: no system call then.
      */
     void poll() {

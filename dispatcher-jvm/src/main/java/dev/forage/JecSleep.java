@@ -4,6 +4,11 @@ package dev.forage;
  * The jobs-event-counter sleep protocol of Rayon's sleep module. The default protocol.
  * The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
  * labels in the comments below (S1..S5, I2, I3; I1 is in Registry.pushInjected) point there.
+ *
+ * <p>The steps, by method: S1 {@link #announceSleepy}; S2 to S5 {@link #sleep} and {@link #block}; I3
+ * {@link #newJobs}; E1 and E2 {@link #workFound}; the waker's side {@link #wakeSpecificThread}; the nap
+ * {@link #nap}. Each worker's state for a spell is its {@link JecIdleState}; its blocking state, its
+ * {@link WorkerSleepState}. Built from the pool's {@link Tuning}, its parkers and a {@link PoolProbe} only.
  */
 final class JecSleep implements Sleep {
     private final Counters counters = new Counters();
@@ -17,49 +22,21 @@ final class JecSleep implements Sleep {
      * One idle state per worker, reused by every idle spell (a worker's spells never overlap: workFound ends
      * one before the worker runs the job that may start the next), so going idle allocates nothing.
      */
-    private final IdleState[] idleStates;
+    private final JecIdleState[] idleStates;
     private final int roundsUntilSleepy;
     private final int roundsUntilSleeping;
+    /** How many sleepers {@link #workFound} wakes as a ramp-up ({@link Tunable#WAKE_ON_WORK_FOUND}; Rayon: 2). */
     private final int wakeOnWorkFound;
+    /** The nap after a failed S2 ({@link Tunable#NAP_NANOS}); 0 yields instead. */
     private final long napNanos;
-    private final long loneJobPauseNanos;
+    /** Answers the hand-off rule's question ({@link #workFound}). */
     private final PoolProbe probe;
 
-    public JecSleep(int threads, PoolProbe probe) {
-        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
-    }
-
-    /** For tests that want a worker to reach the sleep step quickly. */
-    public JecSleep(int threads, int roundsUntilSleepy, PoolProbe probe) {
-        this(threads, roundsUntilSleepy, Tuning.WAKE_ON_WORK_FOUND, probe);
-    }
-
     /**
-     * {@code wakeOnWorkFound}: how many sleepers {@link #workFound} wakes as a ramp-up (Rayon: 2). With 0, it
-     * still wakes one when injected or unwatched timer work is visible (the hand-off rule, see
-     * {@link #workFound}); {@code probe} answers that question.
+     * For one worker per parker, with the pool's {@code tuning} ({@link Tunable#ROUNDS_UNTIL_SLEEPY},
+     * {@link Tunable#WAKE_ON_WORK_FOUND}, {@link Tunable#NAP_NANOS}).
      */
-    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, PoolProbe probe) {
-        this(threads, roundsUntilSleepy, wakeOnWorkFound, Tuning.NAP_NANOS, probe);
-    }
-
-    /** {@code napNanos}: the nap after a failed S2 ({@link Tuning#NAP_NANOS}); 0 yields instead. */
-    public JecSleep(int threads, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, PoolProbe probe) {
-        this(ThreadParker.forWorkers(threads), roundsUntilSleepy, wakeOnWorkFound, napNanos, probe);
-    }
-
-    /** The pool's constructor: one {@link Parker} per worker, the tuning from {@link Tuning}. */
-    JecSleep(Parker[] parkers, PoolProbe probe) {
-        this(parkers, Tuning.ROUNDS_UNTIL_SLEEPY, Tuning.WAKE_ON_WORK_FOUND, Tuning.NAP_NANOS, probe);
-    }
-
-    JecSleep(Parker[] parkers, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, PoolProbe probe) {
-        this(parkers, roundsUntilSleepy, wakeOnWorkFound, napNanos, Tuning.LONE_JOB_PAUSE_NANOS, probe);
-    }
-
-    /** {@code loneJobPauseNanos}: the pause after leaving a lone job ({@link #leftLoneJob}); 0 yields instead. */
-    JecSleep(Parker[] parkers, int roundsUntilSleepy, int wakeOnWorkFound, long napNanos, long loneJobPauseNanos,
-            PoolProbe probe) {
+    JecSleep(Tuning tuning, Parker[] parkers, PoolProbe probe) {
         int threads = parkers.length;
         if (probe == null) {
             throw new NullPointerException("JecSleep needs the pool's probe");
@@ -70,27 +47,19 @@ final class JecSleep implements Sleep {
                     "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
         }
         this.workers = new WorkerSleepState[threads];
-        this.idleStates = new IdleState[threads];
+        this.idleStates = new JecIdleState[threads];
         for (int i = 0; i < threads; i++) {
             workers[i] = new WorkerSleepState(parkers[i]);
-            idleStates[i] = new IdleState(i);
+            idleStates[i] = new JecIdleState(i);
         }
-        this.roundsUntilSleepy = roundsUntilSleepy;
+        this.roundsUntilSleepy = tuning.getInt(Tunable.ROUNDS_UNTIL_SLEEPY);
         this.roundsUntilSleeping = roundsUntilSleepy + 1;
-        this.wakeOnWorkFound = wakeOnWorkFound;
-        if (napNanos < 0) {
-            throw new IllegalArgumentException("napNanos " + napNanos + " is negative; allowed: 0 (no nap) or more");
-        }
-        this.napNanos = napNanos;
-        if (loneJobPauseNanos < 0) {
-            throw new IllegalArgumentException("loneJobPauseNanos " + loneJobPauseNanos
-                    + " is negative; allowed: 0 (a yield instead) or more");
-        }
-        this.loneJobPauseNanos = loneJobPauseNanos;
+        this.wakeOnWorkFound = tuning.getInt(Tunable.WAKE_ON_WORK_FOUND);
+        this.napNanos = tuning.get(Tunable.NAP_NANOS);
     }
 
     @Override
-    public IdleState startLooking(int workerIndex) {
+    public JecIdleState startLooking(int workerIndex) {
         counters.addInactiveThread();
         return idleStates[workerIndex].restart();
     }
@@ -116,7 +85,8 @@ final class JecSleep implements Sleep {
     }
 
     @Override
-    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+    public void noWorkFound(IdleState state, CoreLatch latch, IdleContext context) {
+        JecIdleState idle = (JecIdleState) state;
         if (idle.justWoken) {
             idle.justWoken = false;
             context.wakeupWithoutWork();
@@ -127,8 +97,7 @@ final class JecSleep implements Sleep {
         } else if (idle.rounds == roundsUntilSleepy) {
             // No yield here (Rayon yields): Rayon's module asks for one more search after getting sleepy, not for a
             // pause, and at low load every yield is a system call per idle spell. Speed only.
-            idle.jobsCounter = announceSleepy();
-            idle.rounds++;
+            announceSleepy(idle);
             if (idle.yieldBeforeSleep) {
                 // A neighbour took the jobs we pushed. If it now pops its own posts and shares our CPU, a search
                 // with no pause would see no post between S1 and S2 (it is not running), and we would sleep only
@@ -149,7 +118,7 @@ final class JecSleep implements Sleep {
             // during it.
             idle.napped = true;
             context.counters().nap();
-            nap(idle.workerIndex, latch, napNanos, true);
+            nap(idle.workerIndex, latch);
         } else if (sleep(idle, latch, context)) {
             // Work was posted since we got sleepy (S2 below), so we search again. When one busy worker keeps
             // posting jobs that it pops itself (a chain of single jobs, a ping-pong), every post moves the JEC,
@@ -165,51 +134,31 @@ final class JecSleep implements Sleep {
     }
 
     /**
-     * A bounded park as an idle worker, through the latch's sleepy states so that a latch set during the nap
-     * unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napping} and then CAS the latch to
-     * SLEEPING; a setter swaps in SET and then reads {@code napping}. Volatile accesses are totally ordered, so
-     * either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread. With
-     * {@code endedByPileUp}, the nap is also counted in {@code nappers}, so that a post to a queue that already
-     * held jobs ends it ({@link #wakeNapper}).
+     * The nap: a park of {@link #napNanos} as an idle worker, counted in {@link #nappers} so that a post to a queue
+     * that already held jobs ends it ({@link #wakeNapper}), and through the latch's sleepy states so that a latch
+     * set during the nap unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napping} and then CAS the
+     * latch to SLEEPING; a setter swaps in SET and then reads {@code napping}. Volatile accesses are totally
+     * ordered, so either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread (pair D).
      */
-    private void nap(int index, CoreLatch latch, long nanos, boolean endedByPileUp) {
+    private void nap(int index, CoreLatch latch) {
         WorkerSleepState state = workers[index];
         state.lastNapParkNanos = -1L;
         if (!latch.getSleepy()) {
             return; // SET: the worker loop will see it
         }
         state.parker.bindCurrentThread();
-        state.napEndsOnPileUp = endedByPileUp;
         state.napping = true;
-        if (endedByPileUp) {
-            nappers.getAndIncrement();
-        }
+        nappers.getAndIncrement();
         if (latch.fallAsleep()) {
             // An interrupt (shutdownNow) makes this return at once; it stays set for the sleep that follows,
             // which absorbs it (block).
             long start = System.nanoTime();
-            state.parker.park(nanos);
+            state.parker.park(napNanos);
             state.lastNapParkNanos = System.nanoTime() - start;
             latch.wakeUp();
         }
-        if (endedByPileUp) {
-            nappers.getAndDecrement();
-        }
+        nappers.getAndDecrement();
         state.napping = false;
-    }
-
-    /**
-     * The lone-job pause (docs/sleep.md section 4.6): a nap of {@code loneJobPauseNanos} that a latch set ends
-     * at once, as any nap, but that no post ends: the jobs a busy neighbour pushes meanwhile are what the pause
-     * waits for, so that the next search takes the oldest of several instead of each one as it is pushed.
-     */
-    @Override
-    public void leftLoneJob(IdleState idle, CoreLatch latch) {
-        if (loneJobPauseNanos == 0) {
-            Thread.yield();
-            return;
-        }
-        nap(idle.workerIndex, latch, loneJobPauseNanos, false);
     }
 
     /**
@@ -219,7 +168,7 @@ final class JecSleep implements Sleep {
      */
     private void wakeNapper() {
         for (WorkerSleepState state : workers) {
-            if (state.napping && state.napEndsOnPileUp) {
+            if (state.napping) {
                 state.parker.unpark();
                 return;
             }
@@ -239,13 +188,17 @@ final class JecSleep implements Sleep {
         return true;
     }
 
-    /** S1: make the JEC even ("someone is sleepy") and remember it. */
-    private long announceSleepy() {
-        return Counters.jec(counters.incrementJecIfActive());
+    /**
+     * S1: make the JEC even ("someone is sleepy") and remember it; the next failed search then tries to sleep. A
+     * step of {@link #noWorkFound}, callable alone so that a race test can run S1 without the rounds around it.
+     */
+    void announceSleepy(JecIdleState idle) {
+        idle.jobsCounter = Counters.jec(counters.incrementJecIfActive());
+        idle.rounds = roundsUntilSleepy + 1;
     }
 
     /** S2..S5. Returns true when S2 found the JEC moved since S1 (work was posted): the caller searches again. */
-    private boolean sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+    private boolean sleep(JecIdleState idle, CoreLatch latch, IdleContext context) {
         int index = idle.workerIndex;
         if (!latch.getSleepy()) {
             return false; // the latch is SET: the worker loop will see it

@@ -20,11 +20,6 @@ abstract class PoolEvents {
         }
 
         @Override
-        long longJobNanos() {
-            return Long.MAX_VALUE;
-        }
-
-        @Override
         void longJob(String pool, int workerIndex, Runnable job, long nanos) {
         }
 
@@ -56,15 +51,15 @@ abstract class PoolEvents {
 
     /**
      * Whether a recording wants long-job events now. A volatile read: workers copy it into a plain field of
-     * their own at idle transitions and every {@link Tuning#TIMER_CHECK_INTERVAL} jobs, so the per-job path
+     * their own at idle transitions and every {@link Tunable#TIMER_CHECK_INTERVAL} jobs, so the per-job path
      * reads only that copy.
      */
     abstract boolean longJobsEnabled();
 
-    /** A job that ran at least this long is a long job ({@code forage.jfr.longJobMillis}, default 100 ms). */
-    abstract long longJobNanos();
-
-    /** Worker thread: {@code job} ran for {@code nanos}, at least {@link #longJobNanos()}. */
+    /**
+     * Worker thread: {@code job} ran for {@code nanos}, at least its pool's threshold
+     * ({@link Tunable#JFR_LONG_JOB_MILLIS}, {@link ForagePoolBuilder#longJobThreshold}).
+     */
     abstract void longJob(String pool, int workerIndex, Runnable job, long nanos);
 
     /** Worker thread: the worker woke from a sleep and its next search found nothing. */

@@ -28,7 +28,7 @@ interface PoolIo {
     IoWait awaitReadiness(Worker caller, SelectableChannel channel, int op, ReadinessListener listener);
 
     /**
-     * Worker {@code index}'s thread, busy, every {@link Tuning#IO_POLL_INTERVAL} jobs: looks for readiness without
+     * Worker {@code index}'s thread, busy, every {@link Tunable#IO_POLL_INTERVAL} jobs: looks for readiness without
      * blocking and tells the listeners of the waits that ended.
      */
     void poll(int index);

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * A pool's timers without a timer thread: scheduled jobs wait in a {@link TimerQueue}, and due ones move to the
  * injector as new injected jobs. Whoever looks fires them: a sleeping worker that holds the timer <em>watch</em>
- * parks only until the earliest deadline, a busy worker checks every {@link Tuning#TIMER_CHECK_INTERVAL} jobs,
+ * parks only until the earliest deadline, a busy worker checks every {@link Tunable#TIMER_CHECK_INTERVAL} jobs,
  * and every full search checks once ({@code docs/sleep.md}, "Timers").
  */
 final class PoolTimers {

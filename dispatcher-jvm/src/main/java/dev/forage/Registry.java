@@ -50,10 +50,10 @@ final class Registry implements PoolProbe, SleepWaker {
 
     /** The most jobs a worker's deque or the injector holds before a submission is refused. */
     final int queueCapacity;
-    /** Where a worker stops helping and blocks ({@link Tuning#MAX_HELP_DEPTH}). */
-    final int maxHelpDepth;
-    /** Local jobs between two looks at the oldest jobs ({@link Tuning#FAIRNESS_INTERVAL}). */
-    final int fairnessInterval;
+    /** This pool's tunables; its parts copy what they read when they are made. */
+    final Tuning tuning;
+    /** Whether a worker pauses after leaving a lone job beside a producer ({@link SleepProtocol}'s choice). */
+    final boolean pausesBesideProducers;
 
     /** From a checked builder; {@code threads == 0} builds a pool that callers run. */
     Registry(ForagePoolBuilder settings, String name, int maxBlocking) {
@@ -61,10 +61,10 @@ final class Registry implements PoolProbe, SleepWaker {
         Clock clock = settings.clock;
         Thread.UncaughtExceptionHandler handler = settings.handler;
         boolean ioWorkers = settings.ioWorkers;
-        this.maxHelpDepth = settings.maxHelpDepth;
+        this.tuning = settings.tuning.checked();
+        this.pausesBesideProducers = settings.sleepProtocol.pausesBesideProducers();
         this.queueCapacity = settings.queueCapacity;
         this.injector = new Injector(Injector.DEFAULT_BLOCK_SIZE, queueCapacity);
-        this.fairnessInterval = settings.fairnessInterval;
         this.name = name;
         this.clock = clock;
         this.handler = handler;
@@ -75,10 +75,10 @@ final class Registry implements PoolProbe, SleepWaker {
         this.coreWorkers = core;
         this.slotsInUse = core;
         this.blocking = new BlockingExecutor(this, maxBlocking);
-        this.io = ioWorkers ? new SelectorIo(name, core, uncaughtHandler()) : new NoIo(name);
+        this.io = ioWorkers ? new SelectorIo(name, core, tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS), uncaughtHandler()) : new NoIo(name);
         Parker[] parkers = io.parkers(core + extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
-        this.sleep = settings.sleepProtocol.create(parkers, core, settings.spinForWorkNanos, this);
+        this.sleep = settings.sleepProtocol.create(tuning, parkers, core, settings.spinForWorkNanos, this);
         this.timers = new PoolTimers(this);
         if (threads == 0) {
             CallerRunner callers = new CallerRunner(this);
@@ -363,14 +363,16 @@ final class Registry implements PoolProbe, SleepWaker {
     // SleepWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.
 
     /**
-     * The owner sleeps on a latch just set: in the sleep protocol, or, past the help bound, blocked outside it
-     * ({@code Worker.awaitBlocked}). Both are told: the one it is not in ignores it (the protocol finds the worker
-     * not asleep; a stale unpark is a spurious return of a later park, which every park loop tolerates). Only on
-     * the slow path: a set that finds its owner awake calls nothing.
+     * The owner sleeps on a latch just set: in the sleep protocol, in its search policy's lone-job pause
+     * ({@link LatchPause}), or, past the help bound, blocked outside both ({@code Worker.awaitBlocked}). All are
+     * told: those it is not in ignore it (the protocol finds the worker not asleep, the pause not pausing; a stale
+     * unpark is a spurious return of a later park, which every park loop tolerates). Only on the slow path: a set
+     * that finds its owner awake calls nothing.
      */
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         sleep.notifyWorkerLatchIsSet(workerIndex);
+        workers[workerIndex].pause.latchSet();
         Thread blocked = workers[workerIndex].latchBlockedThread;
         if (blocked != null) {
             LockSupport.unpark(blocked);

@@ -27,42 +27,21 @@ final class SearchCapSleep implements Sleep {
     /** Indexed by worker; each slot is read and written only by its worker's thread. */
     private final boolean[] isSearcher;
 
-    public SearchCapSleep(int threads, PoolProbe probe) {
-        this(threads, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
-    }
-
-    public SearchCapSleep(int threads, int roundsUntilSleepy, PoolProbe probe) {
-        this(ThreadParker.forWorkers(threads), roundsUntilSleepy, probe);
-    }
-
-    SearchCapSleep(Parker[] parkers, int roundsUntilSleepy, PoolProbe probe) {
-        this(parkers, parkers.length, roundsUntilSleepy, probe);
-    }
-
-    /** The cap counts {@code capped} workers; every parker's worker may search (extra slots search uncapped). */
-    SearchCapSleep(Parker[] parkers, int capped, int roundsUntilSleepy, PoolProbe probe) {
-        this(new JecSleep(parkers, roundsUntilSleepy, 0, Tuning.NAP_NANOS, probe), parkers.length, capped,
-                roundsUntilSleepy);
-    }
-
     /**
-     * Around a given JEC (built with {@code wakeOnWorkFound} 0, as the cap does its own ramp-up), so that a test
-     * can watch that JEC's blocked flag.
+     * Around {@code jec}, built with {@link Tunable#WAKE_ON_WORK_FOUND} 0, as the cap does its own ramp-up (a test
+     * keeps a reference to it to watch its blocked flag). Every one of the {@code slots} workers may search; the cap
+     * counts the first {@code capped} (extra slots that stand in for blocked workers search uncapped).
      */
-    SearchCapSleep(JecSleep jec, int threads, int roundsUntilSleepy) {
-        this(jec, threads, threads, roundsUntilSleepy);
-    }
-
-    private SearchCapSleep(JecSleep jec, int slots, int capped, int roundsUntilSleepy) {
+    SearchCapSleep(JecSleep jec, Tuning tuning, int slots, int capped) {
         this.jec = jec;
         this.threads = capped;
-        this.roundsUntilSleepy = roundsUntilSleepy;
+        this.roundsUntilSleepy = tuning.getInt(Tunable.ROUNDS_UNTIL_SLEEPY);
         this.isSearcher = new boolean[slots];
     }
 
     @Override
     public IdleState startLooking(int workerIndex) {
-        IdleState idle = jec.startLooking(workerIndex);
+        JecIdleState idle = jec.startLooking(workerIndex);
         if (!transitionToSearching(workerIndex)) {
             idle.rounds = roundsUntilSleepy; // beyond the cap: straight to the sleep step
         }
@@ -78,12 +57,8 @@ final class SearchCapSleep implements Sleep {
     }
 
     @Override
-    public void leftLoneJob(IdleState idle, CoreLatch latch) {
-        jec.leftLoneJob(idle, latch);
-    }
-
-    @Override
-    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+    public void noWorkFound(IdleState state, CoreLatch latch, IdleContext context) {
+        JecIdleState idle = (JecIdleState) state; // the JEC's own: this protocol is the JEC with a cap
         int i = idle.workerIndex;
         if (idle.rounds >= roundsUntilSleepy) {
             transitionFromSearching(i); // getting sleepy: no longer searching, and nobody to hand over to

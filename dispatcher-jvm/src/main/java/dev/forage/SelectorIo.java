@@ -17,14 +17,16 @@ final class SelectorIo implements PoolIo {
 
     /**
      * Opens one selector per core worker; on failure, closes those opened so far. {@code listenerErrors} receives
-     * a listener's exception (the pool's handler).
+     * a listener's exception (the pool's handler); {@code closedCheckMillis} is the pool's
+     * {@link Tunable#IO_CLOSED_CHECK_MILLIS}.
      */
-    SelectorIo(String poolName, int coreWorkers, Thread.UncaughtExceptionHandler listenerErrors) {
+    SelectorIo(String poolName, int coreWorkers, long closedCheckMillis,
+            Thread.UncaughtExceptionHandler listenerErrors) {
         this.poolName = poolName;
         this.reactors = new IoReactor[coreWorkers];
         try {
             for (int i = 0; i < coreWorkers; i++) {
-                reactors[i] = new IoReactor(poolName, i, listenerErrors);
+                reactors[i] = new IoReactor(poolName, i, closedCheckMillis, listenerErrors);
             }
         } catch (RuntimeException e) {
             for (IoReactor r : reactors) {

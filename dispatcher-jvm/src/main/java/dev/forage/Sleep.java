@@ -9,8 +9,12 @@ package dev.forage;
  * {@link #workFound} when a search succeeds or its latch is set. Producers call {@link #newInternalJobs} after a
  * push to a worker's own deque and {@link #newInjectedJobs} after a push to the injector; latches call
  * {@link #notifyWorkerLatchIsSet}. Those five events, plus the timer watch's deadline change, are all a protocol
- * sees; one that needs to look at the pool gets a {@link PoolProbe} when it is built, and one with wake-up hints
- * leaves them in the worker's {@link IdleState}. The default is {@link JecSleep}; the others are comparison
+ * sees; one that needs to look at the pool gets a {@link PoolProbe} when it is built, and its per-worker state lives
+ * in the {@link IdleState} it makes (a wake-up hint reaches the search as {@link IdleState#firstPlaceToLook}). What
+ * a worker looks at and what it does between searches before it calls {@code noWorkFound} is not the protocol's
+ * business but the worker's {@link SearchPolicy}'s. Each protocol is built from the pool's {@link Tuning}, a
+ * {@code PoolProbe} and, for those that block through them, the workers' {@link Parker}s, and nothing else, so a
+ * test can drive one apart from any pool. The default is {@link JecSleep}; the others are comparison
  * baselines ({@link SleepProtocol}, {@code docs/sleep-strategies.md}).
  *
  * <p>Contract every protocol must keep (the proofs in {@code docs/sleep.md} and the shared test suite check it):
@@ -23,7 +27,11 @@ package dev.forage;
  * </ul>
  */
 interface Sleep extends SleepWaker {
-    /** The worker found nothing locally and starts searching. */
+    /**
+     * The worker found nothing locally and starts searching. Returns this protocol's own state for the idle spell,
+     * which the worker hands back to every call until {@link #workFound}; the worker reads it only through
+     * {@link IdleState}'s protocol-neutral questions.
+     */
     IdleState startLooking(int workerIndex);
 
     /** The worker found a job (or its latch was set) and leaves the idle state. */
@@ -31,14 +39,6 @@ interface Sleep extends SleepWaker {
 
     /** A full search found nothing. May spin, yield or block; returns to let the worker search again. */
     void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context);
-
-    /**
-     * A full search found nothing but a neighbour's lone job, which it left to its owner (the lone-job rule,
-     * {@code docs/sleep.md} section 4.6), and that neighbour was seen producing (the worker loop yields instead
-     * beside a chain). Pauses briefly without blocking for good, counted idle, and returns early if the latch is
-     * set; the next search takes the job if it is still there.
-     */
-    void leftLoneJob(IdleState idle, CoreLatch latch);
 
     /** {@code count} jobs were pushed to a worker's own deque, which held jobs before iff {@code !queueWasEmpty}. */
     void newInternalJobs(int count, boolean queueWasEmpty);

@@ -23,8 +23,8 @@ public enum SleepProtocol {
      */
     JEC {
         @Override
-        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new JecSleep(parkers, probe);
+        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
+            return new JecSleep(tuning, parkers, probe);
         }
     },
 
@@ -35,8 +35,13 @@ public enum SleepProtocol {
      */
     RAYON_PRE_RFC5 {
         @Override
-        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new SleepyWorkerSleep(parkers.length);
+        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
+            return new SleepyWorkerSleep(tuning, parkers.length);
+        }
+
+        @Override
+        boolean pausesBesideProducers() {
+            return false;
         }
     },
 
@@ -47,8 +52,13 @@ public enum SleepProtocol {
      */
     EMPER {
         @Override
-        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new EmperSleep(parkers.length, probe);
+        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
+            return new EmperSleep(tuning, parkers.length, probe);
+        }
+
+        @Override
+        boolean pausesBesideProducers() {
+            return false;
         }
     },
 
@@ -59,13 +69,13 @@ public enum SleepProtocol {
      */
     MARL_SPIN {
         @Override
-        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new JecSleep(parkers, probe);
+        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
+            return new JecSleep(tuning, parkers, probe);
         }
 
         @Override
-        long defaultSpinNanos() {
-            return Tuning.SPIN_FOR_WORK_NANOS;
+        long defaultSpinNanos(Tuning tuning) {
+            return tuning.get(Tunable.SPIN_FOR_WORK_NANOS);
         }
     },
 
@@ -76,8 +86,9 @@ public enum SleepProtocol {
      */
     SEARCH_CAP {
         @Override
-        Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new SearchCapSleep(parkers, coreWorkers, Tuning.ROUNDS_UNTIL_SLEEPY, probe);
+        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
+            JecSleep jec = new JecSleep(tuning.with(Tunable.WAKE_ON_WORK_FOUND, 0), parkers, probe);
+            return new SearchCapSleep(jec, tuning, parkers.length, coreWorkers);
         }
     };
 
@@ -87,17 +98,26 @@ public enum SleepProtocol {
      * belong to the pool's threads, the others to the extra slots that stand in for blocked workers
      * ({@link Compensation}), which a cap on searchers does not count.
      */
-    abstract Sleep create(Parker[] parkers, int coreWorkers, PoolProbe probe);
+    abstract Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe);
 
     /** The spin phase this protocol has unless the builder sets one: none, except for {@link #MARL_SPIN}. */
-    long defaultSpinNanos() {
+    long defaultSpinNanos(Tuning tuning) {
         return 0L;
     }
 
+    /**
+     * Whether a worker that left a lone job beside a producer pauses ({@link Tunable#LONE_JOB_PAUSE_NANOS},
+     * {@link SearchPolicy}) rather than yields: with the JEC protocols. The lock-based baselines keep the one yield
+     * that the lone-job rule had before the pause, so that they measure what they measured.
+     */
+    boolean pausesBesideProducers() {
+        return true;
+    }
+
     /** The protocol with its spin phase: {@code spinNanos} &lt; 0 means this protocol's default. */
-    Sleep create(Parker[] parkers, int coreWorkers, long spinNanos, PoolProbe probe) {
-        Sleep sleep = create(parkers, coreWorkers, probe);
-        long spin = spinNanos < 0 ? defaultSpinNanos() : spinNanos;
-        return spin > 0 ? new SpinForWork(sleep, parkers.length, spin, probe) : sleep;
+    Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, long spinNanos, PoolProbe probe) {
+        Sleep sleep = create(tuning, parkers, coreWorkers, probe);
+        long spin = spinNanos < 0 ? defaultSpinNanos(tuning) : spinNanos;
+        return spin > 0 ? new SpinForWork(sleep, tuning, parkers.length, spin, probe) : sleep;
     }
 }

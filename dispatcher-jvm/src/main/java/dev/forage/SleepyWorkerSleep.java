@@ -7,8 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * Selected with {@code SleepProtocol.RAYON_PRE_RFC5}.
  *
  * <p>One worker at a time may be sleepy ({@link SleepyWord}). An idle worker searches
- * {@link Tuning#PRE_RFC5_ROUNDS_UNTIL_SLEEPY} rounds, tries to become the sleepy one, searches on while it stays
- * sleepy, and after {@link Tuning#PRE_RFC5_ROUNDS_UNTIL_ASLEEP} rounds falls asleep with the word's CAS under the
+ * {@link Tunable#PRE_RFC5_ROUNDS_UNTIL_SLEEPY} rounds, tries to become the sleepy one, searches on while it stays
+ * sleepy, and after {@link Tunable#PRE_RFC5_ROUNDS_UNTIL_ASLEEP} rounds falls asleep with the word's CAS under the
  * one lock. Every event
  * (a new job, from inside or outside, and a latch set) {@linkplain #tickle tickles}: it clears the sleepy worker
  * and, when the asleep bit was set, wakes every sleeper. Design, proof sketch and differences from Rayon:
@@ -28,12 +28,22 @@ final class SleepyWorkerSleep implements Sleep {
     private final int roundsUntilAsleep;
     private final IdleCounts counts = new IdleCounts();
 
-    public SleepyWorkerSleep(int threads) {
-        this(threads, Tuning.PRE_RFC5_ROUNDS_UNTIL_SLEEPY, Tuning.PRE_RFC5_ROUNDS_UNTIL_ASLEEP);
+    /** A worker's idle state here: its rounds. */
+    private static final class Idle extends IdleState {
+        int rounds;
+
+        Idle(int workerIndex) {
+            super(workerIndex);
+        }
     }
 
-    /** For tests that want a worker to reach the sleep step quickly: {@code 0 <= sleepy < asleep}. */
-    public SleepyWorkerSleep(int threads, int roundsUntilSleepy, int roundsUntilAsleep) {
+    /**
+     * For {@code threads} workers, with the module's rounds from {@code tuning}
+     * ({@link Tunable#PRE_RFC5_ROUNDS_UNTIL_SLEEPY} &lt; {@link Tunable#PRE_RFC5_ROUNDS_UNTIL_ASLEEP}).
+     */
+    SleepyWorkerSleep(Tuning tuning, int threads) {
+        int roundsUntilSleepy = tuning.getInt(Tunable.PRE_RFC5_ROUNDS_UNTIL_SLEEPY);
+        int roundsUntilAsleep = tuning.getInt(Tunable.PRE_RFC5_ROUNDS_UNTIL_ASLEEP);
         if (threads < 1 || threads > Counters.THREADS_MAX) {
             throw new IllegalArgumentException(
                     "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
@@ -54,12 +64,12 @@ final class SleepyWorkerSleep implements Sleep {
     @Override
     public IdleState startLooking(int workerIndex) {
         counts.startLooking();
-        return new IdleState(workerIndex);
+        return new Idle(workerIndex);
     }
 
     @Override
     public void workFound(IdleState idle) {
-        if (idle.rounds > roundsUntilSleepy) {
+        if (((Idle) idle).rounds > roundsUntilSleepy) {
             // We got sleepy in this idle spell and may still be: release the sleepy slot. Rayon's pre-RFC-5 module
             // does it with a full tickle, which also wakes the sleepers ("a bit extreme", its own comment says). Kept
             // as is.
@@ -68,14 +78,9 @@ final class SleepyWorkerSleep implements Sleep {
         counts.stopLooking();
     }
 
-    /** The baseline keeps the one yield that the lone-job rule had before the JEC protocol's pause. */
     @Override
-    public void leftLoneJob(IdleState idle, CoreLatch latch) {
-        Thread.yield();
-    }
-
-    @Override
-    public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
+    public void noWorkFound(IdleState state, CoreLatch latch, IdleContext context) {
+        Idle idle = (Idle) state;
         IdleCounts.countUselessWakeUp(idle, context);
         int index = idle.workerIndex;
         if (idle.rounds < roundsUntilSleepy) {
@@ -98,7 +103,7 @@ final class SleepyWorkerSleep implements Sleep {
         }
     }
 
-    private void sleep(IdleState idle, CoreLatch latch, IdleContext context) {
+    private void sleep(Idle idle, CoreLatch latch, IdleContext context) {
         // A latch SET before SLEEPING reaches no tickle (the four-state latch calls notifyWorkerLatchIsSet only for
         // SLEEPING), so on those two returns we still hold the sleepy slot. Keep the rounds: the worker loop sees the
         // latch and calls workFound, whose tickle releases the slot, as the pre-RFC-5 module's work_found does.

@@ -5,7 +5,7 @@ package dev.forage;
  * {@code SleepProtocol.MARL_SPIN} or {@code ForagePoolBuilder.spinForWorkNanos}.
  *
  * <p>When a worker's search first fails in an idle spell, it spins for up to {@code spinNanos} before the inner
- * strategy sees anything: it looks for visible work {@link Tuning#SPIN_CHECKS_PER_YIELD} times (marl's loop that
+ * strategy sees anything: it looks for visible work {@link Tunable#SPIN_CHECKS_PER_YIELD} times (marl's loop that
  * checks its queue between {@code nop}s), then yields the thread (marl's {@code yield}), then returns so that the
  * worker searches again, which steals from every other worker starting at a random one (marl steals from one
  * random worker). It returns at once when work is visible or its latch is set. Once the time is spent, every
@@ -23,11 +23,16 @@ final class SpinForWork implements Sleep {
     private final Sleep inner;
     private final PoolProbe probe;
     private final long spinNanos;
+    private final int checksPerYield;
     // Indexed by worker; each slot is read and written only by its worker's thread.
     private final byte[] phase;
     private final long[] spinUntil;
 
-    public SpinForWork(Sleep inner, int threads, long spinNanos, PoolProbe probe) {
+    /**
+     * In front of {@code inner}, for {@code threads} workers: spins {@code spinNanos} (more than 0) per idle spell,
+     * with {@link Tunable#SPIN_CHECKS_PER_YIELD} looks for work between two yields.
+     */
+    SpinForWork(Sleep inner, Tuning tuning, int threads, long spinNanos, PoolProbe probe) {
         if (inner == null || probe == null) {
             throw new NullPointerException("SpinForWork needs an inner strategy and the pool's probe");
         }
@@ -37,6 +42,7 @@ final class SpinForWork implements Sleep {
         this.inner = inner;
         this.probe = probe;
         this.spinNanos = spinNanos;
+        this.checksPerYield = tuning.getInt(Tunable.SPIN_CHECKS_PER_YIELD);
         this.phase = new byte[threads];
         this.spinUntil = new long[threads];
     }
@@ -50,11 +56,6 @@ final class SpinForWork implements Sleep {
     @Override
     public void workFound(IdleState idle) {
         inner.workFound(idle);
-    }
-
-    @Override
-    public void leftLoneJob(IdleState idle, CoreLatch latch) {
-        inner.leftLoneJob(idle, latch);
     }
 
     @Override
@@ -76,7 +77,7 @@ final class SpinForWork implements Sleep {
     }
 
     private void spinOnce(CoreLatch latch) {
-        for (int k = 0; k < Tuning.SPIN_CHECKS_PER_YIELD; k++) {
+        for (int k = 0; k < checksPerYield; k++) {
             if (latch.probe() || probe.hasVisibleWork()) {
                 return; // the worker's next search takes it
             }

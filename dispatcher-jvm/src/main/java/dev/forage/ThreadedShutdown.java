@@ -109,7 +109,7 @@ final class ThreadedShutdown {
      */
     void drain(Worker w) {
         while (true) {
-            Runnable job = w.findWork(false, false, IdleState.NO_HINT);
+            Runnable job = w.search.findAnyWork();
             if (job != null) {
                 w.execute(job);
                 continue;

@@ -1,18 +1,19 @@
 package dev.forage;
 
-import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker of a pool: its deque, its statistics, and the loop that runs jobs until a latch is set (Rayon's
  * {@code wait_until}). The loop runs on the worker's own thread only; the other methods
- * say which thread may call them.
+ * say which thread may call them. Where the loop looks for work and what it does between failed searches is its
+ * {@link SearchPolicy}'s; whether it sleeps, the pool's {@link Sleep} protocol's.
  *
  * <p>The fields the owner writes on every job live in {@link WorkerOwnerState}, between two pads, so they never
  * share a cache line with the fields thieves read here ({@link #deque}) or with another object.
  */
-final class Worker extends WorkerPad1 implements IdleContext {
+final class Worker extends WorkerPad1 {
     /** Set for threads made by a custom thread factory; {@link ForageThread}s are found by type. */
     private static final ThreadLocal<Worker> CUSTOM_THREAD_WORKER = new ThreadLocal<>();
     private static volatile boolean customThreadsExist;
@@ -30,18 +31,24 @@ final class Worker extends WorkerPad1 implements IdleContext {
     /** The pool's socket IO, told of this worker's idle rounds and busy stretches. */
     private final PoolIo io;
 
+    /** The lone-job pause of {@link #search}, which a set of this worker's latch ends. */
+    final LatchPause pause;
+    /** How this worker searches, and what it does between searches; owner thread only. */
+    final SearchPolicy search;
+    /** Its idle spells, and itself as its sleep protocol sees it while idle; owner thread only. */
+    final WorkerIdle idle;
+
     private final Sleep sleep;
-    private final Injector injector;
     private final PoolTimers timers;
     private final Clock clock;
     /** JDK Flight Recorder, or nothing: {@link PoolEvents#INSTANCE}. */
     private final PoolEvents events = PoolEvents.INSTANCE;
-    /**
-     * Per victim: the index of the lone job this worker last left in that victim's deque, and the search round
-     * in which it did ({@link #stealFromOthers}). Owner thread only.
-     */
-    private final long[] leftLoneJobIndex;
-    private final int[] leftLoneJobRound;
+    /** This pool's tunables, read on the job path: {@link Tunable#TIMER_CHECK_INTERVAL}, the JFR threshold. */
+    private final int timerCheckInterval;
+    private final long longJobNanos;
+    private final int ioPollInterval;
+    /** {@link Tunable#MAX_HELP_DEPTH}: where a wait stops helping. */
+    private final int maxHelpDepth;
     /**
      * The thread of this worker while it waits for a latch outside the sleep protocol ({@link #awaitBlocked}), so
      * that the latch's setter can unpark it ({@link Registry#notifyWorkerLatchIsSet}); null otherwise.
@@ -60,20 +67,21 @@ final class Worker extends WorkerPad1 implements IdleContext {
         this.parker = parker;
         this.deque = new WorkDeque(registry.queueCapacity);
         this.io = registry.io;
-        this.untilIoPoll = Tuning.IO_POLL_INTERVAL;
+        Tuning tuning = registry.tuning;
+        this.ioPollInterval = tuning.getInt(Tunable.IO_POLL_INTERVAL);
+        this.untilIoPoll = ioPollInterval;
         this.sleep = registry.sleep;
-        this.injector = registry.injector;
         this.timers = registry.timers;
         this.clock = registry.clock;
-        // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
-        this.random = (index + 1) * 0x9E3779B97F4A7C15L | 1L;
-        this.untilFairnessCheck = registry.fairnessInterval;
-        this.untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
+        this.timerCheckInterval = tuning.getInt(Tunable.TIMER_CHECK_INTERVAL);
+        this.longJobNanos = TimeUnit.MILLISECONDS.toNanos(tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
+        this.maxHelpDepth = tuning.getInt(Tunable.MAX_HELP_DEPTH);
+        this.untilTimerCheck = timerCheckInterval;
         this.waitDeadline = NO_DEADLINE;
+        this.pause = new LatchPause(parker);
         // The registry sizes its worker array before it makes the workers.
-        this.leftLoneJobIndex = new long[registry.workers.length];
-        Arrays.fill(leftLoneJobIndex, -1L);
-        this.leftLoneJobRound = new int[registry.workers.length];
+        this.search = new SearchPolicy(this, registry, pause);
+        this.idle = new WorkerIdle(this, registry);
     }
 
     /** The worker running on the calling thread, of any pool, or null. */
@@ -131,7 +139,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * are the wait's own subtree, and blocks only when none is left. {@link #NO_FLOOR}: no such jobs.
      */
     boolean waitUntil(CoreLatch latch, long deadline, long floor) {
-        if (jobDepth > registry.maxHelpDepth && !latch.probe()) {
+        if (jobDepth > maxHelpDepth && !latch.probe()) {
             // Helping here would run a job on top of jobDepth others. A helped job may itself wait and help, so
             // without a bound the stack would grow with the number of jobs rather than with the depth of the
             // join tree (docs/sleep.md section 6.2, "The stack bound"): run only this wait's own jobs, then block,
@@ -154,76 +162,37 @@ final class Worker extends WorkerPad1 implements IdleContext {
         try {
             outer:
             while (!latch.probe()) {
-                if (deadline != NO_DEADLINE && clock.nanoTime() - deadline >= 0) {
+                if (passed(deadline)) {
                     return false;
                 }
                 Runnable job = takeOwnJob();
                 if (job == null) {
-                    job = takeBeforeIdling();
+                    job = search.takeBeforeIdling();
                 }
                 if (job != null) {
                     execute(job);
                     continue;
                 }
-                IdleState idle = enterIdle();
-                // Drained two or more outside jobs: the submitter is likely between two pushes, and sleeping now
-                // would make its next push pay our wake-up (docs/sleep.md section 3.8).
-                int streamRounds = injectedThisSpell >= 2 ? Tuning.INJECTED_STREAM_ROUNDS : 0;
-                injectedThisSpell = 0;
-                if (ownJobsTaken) {
-                    // A neighbour took the jobs we pushed, perhaps ones we would have popped ourselves (a chain,
-                    // a ping-pong that moved to it): our first sleep attempt lets it show that by posting
-                    // (docs/sleep.md section 3.7).
-                    ownJobsTaken = false;
-                    idle.ownJobsTaken();
-                }
+                IdleState spell = idle.enter();
                 while (!latch.probe()) {
-                    // A worker just woken takes a lone job at once: it may have been woken for exactly that
-                    // job, by a pusher about to block or spin, perhaps onto the pusher's own CPU, where a
-                    // yield would hand the CPU back to the pusher for the rest of its time slice
-                    // (docs/sleep.md section 4.6). It also looks at the injector before the other deques: an
-                    // outside submission is the one wake-up whose job is not in a deque, and on a machine where
-                    // the sleep left our caches cold, every deque probed first cost a miss or two (section 4.7).
-                    boolean justWoken = idle.justWoken();
-                    job = findWork(!justWoken, justWoken, idle.takeHint());
+                    job = search.findWork(spell);
                     if (job != null) {
-                        leaveIdle(idle);
+                        idle.leave(spell);
                         execute(job);
                         continue outer;
                     }
-                    if (deadline != NO_DEADLINE && clock.nanoTime() - deadline >= 0) {
-                        leaveIdle(idle);
+                    if (passed(deadline) || idle.keepAliveEnded()) {
+                        idle.leave(spell); // past the keep-alive: counted busy, the runner's retirement takes over
                         return latch.probe();
                     }
-                    if (keepAliveEnded()) {
-                        leaveIdle(idle); // counted busy from here: the runner's retirement takes over
-                        return latch.probe();
-                    }
-                    if (leftLoneJob) {
-                        // We left a neighbour's only job to its owner. Never sleep on it: the next round takes
-                        // it if it is still there. Beside a producer, a pause first, so that this worker falls
-                        // behind it instead of taking each job as it is pushed; otherwise one yield, which is
-                        // all a chain's owner needs to pop its job (docs/sleep.md section 4.6).
-                        if (leftJobFoundUnderMore) {
-                            sleep.leftLoneJob(idle, latch);
-                        } else {
-                            Thread.yield();
-                        }
-                    } else if (streamRounds > 0) {
-                        // Counted idle meanwhile, so the submitter's next push wakes nobody; the yield lets it run
-                        // if it shares our CPU. Speed only: the strategy's first noWorkFound comes a few failed
-                        // searches later, and every strategy's proof holds for any number of those.
-                        streamRounds--;
-                        Thread.yield();
-                    } else {
-                        sleep.noWorkFound(idle, latch, this);
+                    if (!search.holdOff(latch)) {
+                        sleep.noWorkFound(spell, latch, idle);
                     }
                     // Readiness found while this worker slept: the sleep is over (the protocol counts it idle, not
                     // sleeping), so the resumed jobs go to its own deque, where the next search finds them.
                     io.awake(index);
-                    searchRound++;
                 }
-                leaveIdle(idle);
+                idle.leave(spell);
                 break;
             }
             return true;
@@ -232,63 +201,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
         }
     }
 
-    /**
-     * Owner thread. One look at the other deques and at the injector before counting this worker idle (Rayon
-     * goes idle first). A worker that lives on stolen or injected jobs (a stream of outside submissions, a
-     * neighbour that keeps spawning, a coroutine that yields) then runs them without two read-modify-writes of
-     * the sleep counters per job, a word that every post reads. Safe for the sleep protocol: a worker that is
-     * not counted idle is one that no poster counts on, so at worst a poster wakes a sleeper it did not need.
-     */
-    private Runnable takeBeforeIdling() {
-        Runnable job = stealFromOthers(true);
-        return job != null ? job : pollInjector();
-    }
-
-    /**
-     * Every entry into the idle state: the busy spell that began when this worker last left it ends here
-     * ({@code docs/observability.md}, "Busy time"), then the sleep strategy's "start looking" event.
-     */
-    private IdleState enterIdle() {
-        long now = System.nanoTime();
-        idleSince = now;
-        counters.busyEnds(now);
-        return sleep.startLooking(index);
-    }
-
-    /** In the top-level loop of a worker whose thread may retire. */
-    private boolean mayRetire() {
-        return retireAfterNanos > 0 && jobDepth == 0;
-    }
-
-    /**
-     * Owner, idle in the top-level loop: whether the keep-alive has passed with nothing to do, so the thread may
-     * retire. Not while a timer is pending, which needs a worker to fire it: then another keep-alive begins (a
-     * timer scheduled after the last thread retired brings one back, as any post does).
-     */
-    private boolean keepAliveEnded() {
-        if (!mayRetire()) {
-            return false;
-        }
-        long now = System.nanoTime();
-        if (now - idleSince < retireAfterNanos) {
-            return false;
-        }
-        if (!timers.isEmpty()) {
-            idleSince = now;
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Every exit from the idle state: the sleep strategy's "work found" event, and the timer watch goes to a
-     * sleeper, because this worker is about to run user code (or return to its caller) and cannot watch. A busy
-     * spell begins, and the worker looks again whether a recording wants long jobs timed.
-     */
-    private void leaveIdle(IdleState idle) {
-        sleep.workFound(idle);
-        timers.handOverWatch(index);
-        busyStarts();
+    /** Whether {@code deadline}, a value of the pool's clock or {@link #NO_DEADLINE}, has passed. */
+    private boolean passed(long deadline) {
+        return deadline != NO_DEADLINE && clock.nanoTime() - deadline >= 0;
     }
 
     /**
@@ -328,7 +243,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
      */
     void pushBehindOwnJobs(Runnable job) {
         push(job);
-        takeOldestNext = true;
+        search.takeOldestNext();
     }
 
     /**
@@ -347,44 +262,18 @@ final class Worker extends WorkerPad1 implements IdleContext {
     }
 
     /**
-     * Owner thread. The next job of this worker's own. Inside a job (a wait that helps) always the newest: a
-     * plain LIFO pop, as Rayon's {@code wait_until}. In the top-level loop, normally the newest too, but after
-     * {@link #pushBehindOwnJobs} the oldest, and every {@link Tuning#FAIRNESS_INTERVAL} jobs the injector's oldest
-     * and then this deque's oldest come first, so neither starves behind a stream of new local jobs.
-     *
-     * <p>The fairness rule lives only at the top level because an old job is a large one: near the root of its
-     * join tree, or a whole outside submission. Taken inside a wait, it would run on top of the waiting frames, and
-     * a wait inside it would do the same again, so the stack would grow with the number of jobs run rather than
-     * with the depth of the tree. At the top level nothing lies beneath it, and the top level is where every
-     * worker returns between jobs, so the rule still bounds how long the oldest jobs wait.
+     * Owner thread. The next job of this worker's own, by the search policy's take rule (LIFO inside a job, with
+     * the fairness rule in the top-level loop: {@link SearchPolicy#takeLocalJob}), after the periodic checks.
      */
     Runnable takeLocalJob() {
         periodicChecks();
-        if (jobDepth > 0) {
-            return deque.pop();
-        }
-        if (--untilFairnessCheck == 0) {
-            untilFairnessCheck = registry.fairnessInterval;
-            Runnable job = pollInjector();
-            if (job != null) {
-                return job;
-            }
-            takeOldestNext = true;
-        }
-        if (takeOldestNext) {
-            takeOldestNext = false;
-            Runnable job = deque.steal(); // our own oldest job; RETRY means a thief took it: fall back to pop
-            if (job != null && job != WorkDeque.RETRY) {
-                return job;
-            }
-        }
-        return deque.pop();
+        return search.takeLocalJob(jobDepth);
     }
 
     /**
      * Owner thread: a join takes back its second half. A plain LIFO pop (Rayon's {@code join_context}): the job on
      * top is the join's own unless a thief took it or the first half left jobs of its own above it. Due timers
-     * are still moved to the injector every {@link Tuning#TIMER_CHECK_INTERVAL} take-backs, so that they fire
+     * are still moved to the injector every {@link Tunable#TIMER_CHECK_INTERVAL} take-backs, so that they fire
      * while every worker is deep in a join tree.
      */
     Runnable takeBack() {
@@ -401,32 +290,32 @@ final class Worker extends WorkerPad1 implements IdleContext {
 
     /**
      * Whether the calling code runs in a job that this worker's top-level loop took (or in that loop itself), not
-     * in one run by a wait inside another job, where takes are LIFO pops ({@link #takeLocalJob}).
+     * in one run by a wait inside another job, where takes are LIFO pops ({@link SearchPolicy#takeLocalJob}).
      */
     boolean inTopLevelJob() {
         return jobDepth <= 1;
     }
 
-    /** Every {@link Tuning#TIMER_CHECK_INTERVAL} local takes the due timers; IO workers' selectors more often. */
+    /** Every {@link Tunable#TIMER_CHECK_INTERVAL} local takes the due timers; IO workers' selectors more often. */
     private void periodicChecks() {
         if (--untilTimerCheck == 0) {
             timerCheck();
         }
         if (--untilIoPoll == 0) {
-            untilIoPoll = Tuning.IO_POLL_INTERVAL;
+            untilIoPoll = ioPollInterval;
             io.poll(index);
         }
     }
 
     private void timerCheck() {
-        untilTimerCheck = Tuning.TIMER_CHECK_INTERVAL;
+        untilTimerCheck = timerCheckInterval;
         timers.fireDue();
         // A worker that never goes idle still notices a recording that starts or stops.
         timeJobs = events.longJobsEnabled();
     }
 
     /**
-     * Owner thread, inside a job that would wait past {@link Tuning#MAX_HELP_DEPTH} nested jobs: waits for
+     * Owner thread, inside a job that would wait past {@link Tunable#MAX_HELP_DEPTH} nested jobs: waits for
      * {@code latch} without running jobs, as a blocking section, so that a stand-in thread keeps the pool's
      * parallelism and takes the jobs queued on this worker's deque. Returns 1 if the latch is set, 0 if the
      * deadline passed, and -1, without waiting, if no stand-in could be had: then the caller helps as usual.
@@ -471,150 +360,6 @@ final class Worker extends WorkerPad1 implements IdleContext {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /**
-     * Owner thread. A full search: own deque, where a wake-up {@code hint} points (EMPER's, see
-     * {@link IdleState#hint}), every other worker from a random start, timers, injector; with
-     * {@code injectorFirst}, the injector right after the own deque too.
-     */
-    Runnable findWork(boolean mayLeaveLoneJobs, boolean injectorFirst, int hint) {
-        Runnable job = deque.pop();
-        if (job != null) {
-            return job;
-        }
-        if (injectorFirst) {
-            job = pollInjector();
-            if (job != null) {
-                return job;
-            }
-        }
-        if (hint != IdleState.NO_HINT) {
-            job = takeHintedJob(hint);
-            if (job != null) {
-                return job;
-            }
-        }
-        job = stealFromOthers(mayLeaveLoneJobs);
-        if (job != null) {
-            return job;
-        }
-        timers.fireDue();
-        return pollInjector(); // also after an injector-first look: due timers are queued on the injector
-    }
-
-    /** Where the hint points: the worker whose deque got the new job, or the injector. */
-    private Runnable takeHintedJob(int hint) {
-        if (hint == IdleState.HINT_INJECTOR) {
-            return pollInjector();
-        }
-        Worker[] all = registry.workers;
-        if (hint < 0 || hint >= all.length || hint == index) {
-            return null;
-        }
-        Runnable job;
-        do {
-            job = all[hint].deque.steal();
-        } while (job == WorkDeque.RETRY);
-        if (job != null) {
-            counters.steal();
-        }
-        return job;
-    }
-
-    private Runnable pollInjector() {
-        Runnable job = injector.poll();
-        if (job != null) {
-            counters.injectedJobTaken();
-            injectedThisSpell++;
-        }
-        return job;
-    }
-
-    /**
-     * Owner thread. One job stolen from another worker, or null. With {@code mayLeaveLoneJobs}, a deque that
-     * holds exactly one job is skipped unless this worker already saw that same job there in an earlier search
-     * round: a worker that pushes one job and goes on to pop it (a chain of jobs, a ping-pong of two
-     * coroutines) keeps it, instead of the job moving to another core on every hand-off. A job whose owner is
-     * busy or blocked waits at most one round: the caller yields or pauses instead of sleeping after leaving one.
-     */
-    Runnable stealFromOthers(boolean mayLeaveLoneJobs) {
-        leftLoneJob = false;
-        Worker[] workers = registry.workers;
-        int n = registry.slotsInUse; // the extra slots that were never used hold no jobs
-        if (n <= 1) {
-            return null;
-        }
-        int start = nextVictim(n);
-        while (true) {
-            boolean retry = false;
-            for (int i = 0; i < n; i++) {
-                int victim = start + i;
-                if (victim >= n) {
-                    victim -= n;
-                }
-                if (victim == index) {
-                    continue;
-                }
-                WorkDeque d = workers[victim].deque;
-                if (mayLeaveLoneJobs && passOver(victim, d)) {
-                    continue;
-                }
-                Runnable job = d.steal();
-                if (job == WorkDeque.RETRY) {
-                    retry = true;
-                } else if (job != null) {
-                    counters.steal();
-                    return job;
-                }
-            }
-            if (!retry) {
-                return null;
-            }
-        }
-    }
-
-    /**
-     * Whether to leave {@code victim}'s deque alone this round: it is empty (from the same snapshot, so a steal
-     * does not read {@code top} and {@code bottom} again to find that out), or it holds one job that this worker
-     * has not seen there in an earlier round. Remembers the sighting.
-     */
-    private boolean passOver(int victim, WorkDeque d) {
-        long lone = d.loneJobIndex();
-        long left = leftLoneJobIndex[victim];
-        if (left >= 0 && lone != left) {
-            // The job we left here is gone (its owner popped it: a chain) or has company. Still the oldest of
-            // several means its owner pushed more instead of popping it: a producer, beside which the next
-            // lone job we leave is followed by a pause (waitUntil). One verdict per job left.
-            leftJobFoundUnderMore = lone == WorkDeque.SEVERAL_JOBS && d.oldestIndex() == left;
-            leftLoneJobIndex[victim] = -1L;
-        }
-        if (lone == WorkDeque.NO_JOBS) {
-            return true;
-        }
-        if (lone == WorkDeque.SEVERAL_JOBS) {
-            return false;
-        }
-        if (left == lone && leftLoneJobRound[victim] != searchRound) {
-            // It waited a whole round: its owner is busy elsewhere, take it. No verdict: a producer slower than
-            // our round looks the same as an owner busy with something else. Forgotten, so that the next look
-            // does not read this job's absence as its owner's pop.
-            leftLoneJobIndex[victim] = -1L;
-            return false;
-        }
-        leftLoneJobIndex[victim] = lone;
-        leftLoneJobRound[victim] = searchRound;
-        leftLoneJob = true;
-        return true;
-    }
-
-    private int nextVictim(int n) {
-        long x = random;
-        x ^= x << 13;
-        x ^= x >>> 7;
-        x ^= x << 17;
-        random = x;
-        return (int) ((x >>> 33) % n);
     }
 
     /**
@@ -684,40 +429,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
     }
 
     private void reportIfLong(Runnable job, long nanos) {
-        if (nanos >= events.longJobNanos()) {
+        if (nanos >= longJobNanos) {
             events.longJob(registry.name, index, job, nanos);
         }
-    }
-
-    // IdleContext: called by the sleep strategy on this worker's thread.
-
-    @Override
-    public void wakeupWithoutWork() {
-        counters.wakeupWithoutWork();
-        events.wakeupWithoutWork(registry.name, index);
-    }
-
-    @Override
-    public boolean hasQueuedJobs() {
-        return registry.hasQueuedJobs();
-    }
-
-    @Override
-    public long parkNanos() {
-        long nanos = timers.watchNanos(index); // Parker.FOREVER == PARK_FOREVER when not watching
-        if (waitDeadline != NO_DEADLINE) {
-            nanos = Math.min(nanos, Math.max(waitDeadline - clock.nanoTime(), 0L));
-        }
-        if (nanos == PARK_FOREVER && mayRetire()) {
-            // A sleep past the keep-alive ends by itself, as on a deadline; the loop then retires the thread.
-            nanos = Math.max(idleSince + retireAfterNanos - System.nanoTime(), 0L);
-        }
-        return nanos;
-    }
-
-    @Override
-    public WorkerCounters counters() {
-        return counters;
     }
 
     @Override

@@ -7,32 +7,11 @@ package dev.forage;
  * neighbouring object.
  */
 abstract class WorkerOwnerState extends LeadingPad {
-    /** xorshift state for picking steal victims. */
-    long random;
-    int untilFairnessCheck;
     int untilTimerCheck;
-    /** IO workers: jobs until the next look at the selector ({@link Tuning#IO_POLL_INTERVAL}). */
+    /** IO workers: jobs until the next look at the selector ({@link Tunable#IO_POLL_INTERVAL}). */
     int untilIoPoll;
-    /** Set by {@code pushBehindOwnJobs}: the next local take is the deque's oldest job. */
-    boolean takeOldestNext;
     /** The deadline of the innermost timed wait in progress, or {@code Worker.NO_DEADLINE}. */
     long waitDeadline;
-    /**
-     * Counts this worker's idle search rounds (each ends in a yield or a call to the sleep strategy); a lone
-     * job is stolen only when it was already there in an earlier round ({@code Worker.stealFromOthers}).
-     */
-    int searchRound;
-    /**
-     * Set when the current search left a lone job to its owner: the next round must come without sleeping.
-     * Written on every search, so it lives here, away from the line of {@code Worker.deque}.
-     */
-    boolean leftLoneJob;
-    /**
-     * Whether a lone job this worker left was, when it looked again, still the oldest of several: its owner
-     * pushed more instead of popping it, the signature of a producer. Then the next lone job left is followed by
-     * the sleep strategy's pause instead of a yield (docs/sleep.md section 4.6). Rewritten at every such look.
-     */
-    boolean leftJobFoundUnderMore;
     /** Set by every push; read and cleared by every {@code Worker.takeOwnJob}. */
     boolean pushedSinceTake;
     /**
@@ -42,21 +21,15 @@ abstract class WorkerOwnerState extends LeadingPad {
      */
     boolean ownJobsTaken;
     /**
-     * Jobs this worker took from the injector since it last went idle. Two or more mean it is draining a stream
-     * of outside submissions, and its next idle spell starts with {@link Tuning#INJECTED_STREAM_ROUNDS} yield
-     * rounds before the sleep strategy sees it (docs/sleep.md section 3.8).
-     */
-    int injectedThisSpell;
-    /**
      * This worker's copy of {@link PoolEvents#longJobsEnabled()}: whether {@code Worker.execute} times jobs for
-     * JFR's long-job event. Refreshed at idle transitions and every {@link Tuning#TIMER_CHECK_INTERVAL} jobs,
+     * JFR's long-job event. Refreshed at idle transitions and every {@link Tunable#TIMER_CHECK_INTERVAL} jobs,
      * so the per-job path reads a plain field instead of a volatile one.
      */
     boolean timeJobs;
     /**
      * How many jobs this worker's thread is running, one inside another: 0 in the top-level loop, 1 in a job
-     * taken there, more in a job run by a wait that helps. Picks the take rule ({@code Worker.takeLocalJob}) and
-     * bounds helping ({@link Tuning#MAX_HELP_DEPTH}).
+     * taken there, more in a job run by a wait that helps. Picks the take rule ({@code SearchPolicy.takeLocalJob}) and
+     * bounds helping ({@link Tunable#MAX_HELP_DEPTH}).
      */
     int jobDepth;
     /**

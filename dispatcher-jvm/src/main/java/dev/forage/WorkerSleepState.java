@@ -29,14 +29,9 @@ final class WorkerSleepState {
     volatile boolean sleepIntent;
     /**
      * True while the worker naps ({@code JecSleep.nap}): a latch setter that finds the latch SLEEPING but the
-     * worker not blocked unparks it.
+     * worker not blocked unparks it, and so does a post that finds jobs piling up ({@code JecSleep.wakeNapper}).
      */
     volatile boolean napping;
-    /**
-     * Whether the current nap is one that jobs piling up end ({@code JecSleep.wakeNapper}); false for the
-     * lone-job pause. Written by the worker before {@link #napping}, read by posters after it.
-     */
-    boolean napEndsOnPileUp;
     /** The worker's own record of its last nap, for tests ({@code JecSleep.lastNapParkNanos}). */
     long lastNapParkNanos;
 

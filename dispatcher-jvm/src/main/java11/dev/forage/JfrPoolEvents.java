@@ -2,7 +2,6 @@ package dev.forage;
 
 import dev.forage.jfr.LongJobEvent;
 import dev.forage.jfr.WakeupWithoutWorkEvent;
-import java.util.concurrent.TimeUnit;
 import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
@@ -18,7 +17,6 @@ import jdk.jfr.Recording;
  * ({@link PoolEvents#longJobsEnabled()}). Adding the listener does not start Flight Recorder.
  */
 final class JfrPoolEvents extends PoolEvents {
-    private final long longJobNanos = TimeUnit.MILLISECONDS.toNanos(Tuning.JFR_LONG_JOB_MILLIS);
     private volatile boolean longJobsEnabled;
 
     JfrPoolEvents() {
@@ -45,11 +43,6 @@ final class JfrPoolEvents extends PoolEvents {
     @Override
     boolean longJobsEnabled() {
         return longJobsEnabled;
-    }
-
-    @Override
-    long longJobNanos() {
-        return longJobNanos;
     }
 
     @Override

@@ -147,7 +147,7 @@ class CountersTest {
 
     @Test
     void subInactiveThreadReturnsTheSleepersBeforeTheDecrement() {
-        // The strategy applies its own ramp-up cap (Tuning.WAKE_ON_WORK_FOUND); the word reports the truth.
+        // The strategy applies its own ramp-up cap (Tunable.WAKE_ON_WORK_FOUND); the word reports the truth.
         int[][] sleepingToExpected = {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {100, 100}};
         for (int[] row : sleepingToExpected) {
             Counters c = new Counters();

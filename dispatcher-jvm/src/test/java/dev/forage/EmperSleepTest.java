@@ -17,7 +17,7 @@ class EmperSleepTest {
     private final TestProbe probe = new TestProbe();
 
     private EmperSleep emper(int threads) {
-        return new EmperSleep(threads, probe, 0); // 0 rounds: the first failed search goes to sleep
+        return new EmperSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), threads, probe); // 0 rounds: the first failed search goes to sleep
     }
 
     private static void awaitBlocked(EmperSleep s, int n) {
@@ -33,7 +33,7 @@ class EmperSleepTest {
             Thread t = w0.startThread(() -> {
                 w0.startLooking();
                 w0.searchUntilWokenOnce();
-                hint.set(w0.idle.takeHint());
+                hint.set(w0.idle.firstPlaceToLook());
             });
             awaitBlocked(s, 1);
             assertEquals(1, s.sleepersCount());
@@ -42,7 +42,7 @@ class EmperSleepTest {
             t.join();
         });
         assertEquals(2, hint.get(), "the woken worker is told to look at worker 2's deque");
-        assertEquals(IdleState.NO_HINT, w0.idle.takeHint(), "a hint is returned once");
+        assertEquals(IdleState.ANYWHERE, w0.idle.firstPlaceToLook(), "a hint is returned once");
         assertEquals(0, s.sleepersCount(), "the notifier took the sleeper off the count");
         assertEquals(0, s.bufferedHints());
     }
@@ -56,13 +56,13 @@ class EmperSleepTest {
             Thread t = w1.startThread(() -> {
                 w1.startLooking();
                 w1.searchUntilWokenOnce();
-                hint.set(w1.idle.takeHint());
+                hint.set(w1.idle.firstPlaceToLook());
             });
             awaitBlocked(s, 1);
             s.newInjectedJobs(1, true);
             t.join();
         });
-        assertEquals(IdleState.HINT_INJECTOR, hint.get());
+        assertEquals(IdleState.INJECTOR, hint.get());
         assertEquals(0, s.sleepersCount());
     }
 
@@ -76,7 +76,7 @@ class EmperSleepTest {
         w0.noWorkFound(); // the sleep step: would block forever if the pending notification were ignored
         assertEquals(0, w0.counters.get(PoolCounter.SLEEPS), "it consumed the pending notification instead of sleeping");
         assertEquals(0, s.sleepersCount());
-        assertEquals(IdleState.HINT_INJECTOR, w0.idle.takeHint(), "and searches the injector first");
+        assertEquals(IdleState.INJECTOR, w0.idle.firstPlaceToLook(), "and searches the injector first");
     }
 
     @Test
@@ -138,7 +138,7 @@ class EmperSleepTest {
                     w.startLooking();
                     while (!w.latch.probe()) {
                         w.noWorkFound();
-                        w.idle.takeHint(); // the search that a hint asks for
+                        w.idle.firstPlaceToLook(); // the search that a hint asks for
                     }
                     s.workFound(w.idle);
                 }));

@@ -26,10 +26,6 @@ final class FakeWorker implements IdleContext {
         sleep.noWorkFound(idle, latch, this);
     }
 
-    void leftLoneJob() {
-        sleep.leftLoneJob(idle, latch);
-    }
-
     /** Fails searches until the strategy has blocked this worker and something woke it (or its latch is set). */
     void searchUntilWokenOnce() {
         long before = counters.get(PoolCounter.WAKEUPS);

@@ -22,8 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 @Watchdog.Budget(seconds = 60)
 class JecNapTest {
-    private static final long LONG_NAP = TimeUnit.MINUTES.toNanos(10);
-
     private final TestProbe probe = new TestProbe();
 
     /** Worker 0 searches and fails: its steps, one {@code noWorkFound} per failed search. */
@@ -31,7 +29,7 @@ class JecNapTest {
         final JecSleep sleep;
         final SpinLatch latch;
         final JecSleepTest.Context context = new JecSleepTest.Context();
-        final IdleState idle;
+        final JecIdleState idle;
 
         Stepper(JecSleep sleep) {
             this.sleep = sleep;
@@ -65,7 +63,10 @@ class JecNapTest {
 
     @Test
     void aFailedSleepAttemptMakesTheNextAttemptANapAsAnIdleWorker() throws Exception {
-        JecSleep sleep = new JecSleep(2, 0, 0, LONG_NAP, probe);
+        // A nap that lasts until an unpark, as a ten-minute one would (the tunable stops at a millisecond).
+        CountingParker[] parkers = {new CountingParker(), new CountingParker()};
+        parkers[0].untilUnparked = true;
+        JecSleep sleep = new JecSleep(napping(Tunable.NAP_NANOS.max), parkers, probe);
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
         assertTrue(worker.idle.sawPosts, "a failed S2 is the evidence of posts the worker did not find");
@@ -73,7 +74,7 @@ class JecNapTest {
 
         Thread napper = worker.searchUntilLatchSet("napper");
         Poll.until("worker 0 naps", () -> worker.context.stats.get(PoolCounter.NAPS) == 1
-                && napper.getState() == Thread.State.TIMED_WAITING, sleep::toString);
+                && napper.getState() == Thread.State.WAITING, sleep::toString);
         assertEquals(0, sleep.sleepingThreads(), "a napper is not a sleeper: posts have nobody to wake");
         assertEquals(1, sleep.idleThreads(), "a napper stays counted as idle");
         assertEquals(0, worker.context.stats.get(PoolCounter.SLEEPS), "it napped instead of sleeping");
@@ -81,7 +82,7 @@ class JecNapTest {
         sleep.newInternalJobs(1, true); // a post during the nap: nobody sleeps, so nobody is woken
         assertEquals(0, sleep.sleepingThreads());
 
-        // A latch set during a ten-minute nap ends it at once; a lost latch wake-up hangs here (watchdog).
+        // A latch set during a nap that only an unpark ends ends it at once; a lost latch wake-up hangs here (watchdog).
         worker.latch.set();
         napper.join();
         assertEquals(0, worker.context.stats.get(PoolCounter.SLEEPS), "it never slept");
@@ -90,7 +91,7 @@ class JecNapTest {
 
     @Test
     void aWholeNapWithNothingPostedEndsInASleepAndTheNapsStop() throws Exception {
-        JecSleep sleep = new JecSleep(2, 0, 0, TimeUnit.MILLISECONDS.toNanos(1), probe);
+        JecSleep sleep = new JecSleep(napping(TimeUnit.MILLISECONDS.toNanos(1)), ThreadParker.forWorkers(2), probe);
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
         Thread sleeper = worker.searchUntilLatchSet("sleeper");
@@ -108,7 +109,7 @@ class JecNapTest {
         // A busy neighbour that pops its own posts keeps doing so while this worker runs the odd job it found, so
         // a new idle spell still naps first. Without this, the two workers of a ping-pong, which swap roles each
         // time the chain moves, would start every idle spell without evidence and sleep at once.
-        JecSleep sleep = new JecSleep(2, 0, 0, TimeUnit.MILLISECONDS.toNanos(1), probe);
+        JecSleep sleep = new JecSleep(napping(TimeUnit.MILLISECONDS.toNanos(1)), ThreadParker.forWorkers(2), probe);
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
         sleep.workFound(worker.idle); // found a job: the idle spell ends
@@ -123,7 +124,7 @@ class JecNapTest {
 
     @Test
     void withNapsOffAFailedAttemptIsFollowedByARealSleep() throws Exception {
-        JecSleep sleep = new JecSleep(2, 0, 0, 0L, probe);
+        JecSleep sleep = new JecSleep(napping(0L), ThreadParker.forWorkers(2), probe);
         Stepper worker = new Stepper(sleep);
         worker.failASleepAttempt();
         Thread sleeper = worker.searchUntilLatchSet("sleeper");
@@ -136,7 +137,13 @@ class JecNapTest {
     @Test
     void aNegativeNapIsRejectedWithTheAllowedRange() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new JecSleep(2, 0, 0, -1L, probe));
-        assertTrue(e.getMessage().contains("napNanos -1") && e.getMessage().contains("allowed"), e.getMessage());
+                () -> ForagePool.builder().tune(Tunable.NAP_NANOS, -1L));
+        assertTrue(e.getMessage().contains("napNanos must be between 0 and 1000000, was -1"), e.getMessage());
+    }
+
+    /** The defaults, with idle rounds and the ramp-up off (sleepy at the first failed search) and this nap. */
+    private static Tuning napping(long napNanos) {
+        return Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0).with(Tunable.WAKE_ON_WORK_FOUND, 0)
+                .with(Tunable.NAP_NANOS, napNanos);
     }
 }

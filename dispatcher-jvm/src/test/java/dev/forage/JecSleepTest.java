@@ -26,7 +26,7 @@ class JecSleepTest {
     private static final int SLEEPERS = 6;
 
     private final TestProbe probe = new TestProbe();
-    private final JecSleep sleep = new JecSleep(SLEEPERS + 1, 0, probe);
+    private final JecSleep sleep = new JecSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), ThreadParker.forWorkers(SLEEPERS + 1), probe);
     private final CountDownLatch release = new CountDownLatch(1);
     private final AtomicInteger woken = new AtomicInteger();
     private final List<FakeWorker> workers = new ArrayList<>();
@@ -190,7 +190,7 @@ class JecSleepTest {
         // (Rayon: 2; Forage's default: 0).
         IdleState self = sleep.startLooking(SLEEPERS);
         sleep.workFound(self);
-        int cascade = Math.min(SLEEPERS - 3, Tuning.WAKE_ON_WORK_FOUND);
+        int cascade = Math.min(SLEEPERS - 3, Tuning.DEFAULTS.getInt(Tunable.WAKE_ON_WORK_FOUND));
         assertEquals(SLEEPERS - 3 - cascade, sleep.sleepingThreads(),
                 "work found wakes min(sleeping, WAKE_ON_WORK_FOUND)");
         assertWoken(3 + cascade);
@@ -239,7 +239,7 @@ class JecSleepTest {
 
     @Test
     void aSleepyWorkerDoesNotSleepWhenWorkWasPostedAfterItGotSleepy() {
-        JecSleep one = new JecSleep(1, 0, new TestProbe());
+        JecSleep one = new JecSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), ThreadParker.forWorkers(1), new TestProbe());
         Context context = new Context();
         SpinLatch latch = new SpinLatch(one, 0);
         IdleState idle = one.startLooking(0);
@@ -262,7 +262,7 @@ class JecSleepTest {
 
     @Test
     void theFinalInjectorCheckUndoesTheSleeperCount() {
-        JecSleep one = new JecSleep(1, 0, new TestProbe());
+        JecSleep one = new JecSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), ThreadParker.forWorkers(1), new TestProbe());
         Context context = new Context();
         context.injected = true;
         SpinLatch latch = new SpinLatch(one, 0);
@@ -278,7 +278,7 @@ class JecSleepTest {
 
     @Test
     void aDueTimerWakesTheWorkerWhichUndoesItsOwnCount() {
-        JecSleep one = new JecSleep(1, 0, new TestProbe());
+        JecSleep one = new JecSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), ThreadParker.forWorkers(1), new TestProbe());
         Context context = new Context();
         context.parkNanos = 0L;
         SpinLatch latch = new SpinLatch(one, 0);
@@ -292,7 +292,7 @@ class JecSleepTest {
 
     @Test
     void aSetLatchKeepsTheWorkerFromSleeping() {
-        JecSleep one = new JecSleep(1, 0, new TestProbe());
+        JecSleep one = new JecSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), ThreadParker.forWorkers(1), new TestProbe());
         Context context = new Context();
         SpinLatch latch = new SpinLatch(one, 0);
         IdleState idle = one.startLooking(0);
@@ -306,9 +306,10 @@ class JecSleepTest {
     @Test
     void threadCountOutsideTheCountersLimitIsRejected() {
         IllegalArgumentException low = org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalArgumentException.class, () -> new JecSleep(0, new TestProbe()));
+                IllegalArgumentException.class, () -> new JecSleep(Tuning.DEFAULTS, ThreadParker.forWorkers(0), new TestProbe()));
         assertTrue(low.getMessage().contains("1.." + Counters.THREADS_MAX), low.getMessage());
         org.junit.jupiter.api.Assertions.assertThrows(
-                IllegalArgumentException.class, () -> new JecSleep(Counters.THREADS_MAX + 1, new TestProbe()));
+                IllegalArgumentException.class, () -> new JecSleep(Tuning.DEFAULTS,
+                        ThreadParker.forWorkers(Counters.THREADS_MAX + 1), new TestProbe()));
     }
 }

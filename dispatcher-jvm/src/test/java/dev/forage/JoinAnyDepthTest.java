@@ -74,24 +74,24 @@ class JoinAnyDepthTest {
     @ParameterizedTest(name = "{0} threads")
     @ValueSource(ints = {1, 2, 4, 8})
     void naiveFibWithNoCutoffFinishesWithinTheStackBound(int threads) {
-        assertFibWithinTheStackBound(ForagePool.builder().threads(threads), Tuning.MAX_HELP_DEPTH);
+        assertFibWithinTheStackBound(ForagePool.builder().threads(threads), Tuning.DEFAULTS.getInt(Tunable.MAX_HELP_DEPTH));
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(SleepProtocol.class)
     void naiveFibFinishesWithEverySleepProtocol(SleepProtocol protocol) {
-        assertFibWithinTheStackBound(ForagePool.builder().threads(4).sleepProtocol(protocol), Tuning.MAX_HELP_DEPTH);
+        assertFibWithinTheStackBound(ForagePool.builder().threads(4).sleepProtocol(protocol), Tuning.DEFAULTS.getInt(Tunable.MAX_HELP_DEPTH));
     }
 
     @Test
     void naiveFibFinishesWithIoWorkers() {
-        assertFibWithinTheStackBound(ForagePool.builder().threads(3).ioWorkers(), Tuning.MAX_HELP_DEPTH);
+        assertFibWithinTheStackBound(ForagePool.builder().threads(3).ioWorkers(), Tuning.DEFAULTS.getInt(Tunable.MAX_HELP_DEPTH));
     }
 
     @Test
     void naiveFibFinishesWithTheFairnessRuleOnEveryJob() {
         // The rule that used to hand a take-back the oldest job: it must not matter how often it applies.
-        assertFibWithinTheStackBound(ForagePool.builder().threads(4).fairnessInterval(1), Tuning.MAX_HELP_DEPTH);
+        assertFibWithinTheStackBound(ForagePool.builder().threads(4).tune(Tunable.FAIRNESS_INTERVAL, 1), Tuning.DEFAULTS.getInt(Tunable.MAX_HELP_DEPTH));
     }
 
     @Test
@@ -137,7 +137,7 @@ class JoinAnyDepthTest {
     @ParameterizedTest(name = "maxHelpDepth {0}")
     @ValueSource(ints = {1, 3})
     void aWaitPastTheHelpBoundBlocksAndAStandInTakesOver(int maxHelpDepth) {
-        try (ForagePool pool = ForagePool.builder().threads(2).maxHelpDepth(maxHelpDepth).name(Pools.uniqueName())
+        try (ForagePool pool = ForagePool.builder().threads(2).tune(Tunable.MAX_HELP_DEPTH, maxHelpDepth).name(Pools.uniqueName())
                 .build()) {
             AtomicInteger deepestJob = new AtomicInteger();
             assertEquals(60, (int) pool.install(() -> helpChain(pool, 0, 60, deepestJob)));
@@ -150,7 +150,7 @@ class JoinAnyDepthTest {
     @Test
     void withoutAStandInAWaitPastTheBoundKeepsHelping() {
         // No blocking threads: blocking would leave a 2-thread chain with nobody to steal its next step.
-        try (ForagePool pool = ForagePool.builder().threads(2).maxHelpDepth(1).maxBlockingThreads(0)
+        try (ForagePool pool = ForagePool.builder().threads(2).tune(Tunable.MAX_HELP_DEPTH, 1).maxBlockingThreads(0)
                 .name(Pools.uniqueName()).build()) {
             assertEquals(20, (int) pool.install(() -> helpChain(pool, 0, 20, new AtomicInteger())));
         }
@@ -392,10 +392,10 @@ class JoinAnyDepthTest {
     @Test
     void theHelpBoundIsPerPool() {
         Supplier<ForagePoolBuilder> b = () -> ForagePool.builder().threads(1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.get().maxHelpDepth(0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.get().tune(Tunable.MAX_HELP_DEPTH, 0));
         assertTrue(e.getMessage().contains("maxHelpDepth"), e.getMessage());
-        try (ForagePool pool = b.get().maxHelpDepth(5).name(Pools.uniqueName()).build()) {
-            assertEquals(5, pool.registry().maxHelpDepth);
+        try (ForagePool pool = b.get().tune(Tunable.MAX_HELP_DEPTH, 5).name(Pools.uniqueName()).build()) {
+            assertEquals(5, pool.registry().tuning.get(Tunable.MAX_HELP_DEPTH));
         }
     }
 

@@ -12,9 +12,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lone-job pause of {@code JecSleep.leftLoneJob} (docs/sleep.md section 4.6): a worker that left a
- * neighbour's only job parks briefly as an idle worker, not as a sleeper and not as a napper, so that neither the
- * neighbour's next push nor jobs piling up end it, while a latch set during it ends it at once.
+ * The lone-job pause of the search policy ({@link LatchPause}, docs/sleep.md section 4.6): a worker that left a
+ * neighbour's only job parks briefly as an idle worker, outside the sleep protocol (not as a sleeper and not as a
+ * napper), so that neither the neighbour's next push nor jobs piling up end it, while a latch set during it ends it
+ * at once. The pool's part is {@link Registry#notifyWorkerLatchIsSet}, which tells both the protocol and the pause;
+ * {@link #waker} does the same here.
  *
  * <p>Worker 0 pauses on a thread of the test's own; the test thread plays the busy neighbour. The pauses that
  * must end through the latch are ten minutes long, so a lost latch wake-up is a hang that the watchdog turns into
@@ -27,11 +29,12 @@ class LoneJobPauseTest {
 
     private final TestProbe probe = new TestProbe();
     private final CountingParker[] parkers = {new CountingParker(), new CountingParker()};
+    private final LatchPause pause = new LatchPause(parkers[0]);
 
     @Test
     void thePauseIsAnIdleParkThatPostsDoNotEndAndALatchSetDoes() throws Exception {
-        JecSleep sleep = new JecSleep(parkers, 0, 0, Tuning.NAP_NANOS, LONG_PAUSE, probe);
-        SpinLatch latch = new SpinLatch(sleep, 0);
+        JecSleep sleep = new JecSleep(tuning(Tuning.DEFAULTS.get(Tunable.NAP_NANOS)), parkers, probe);
+        SpinLatch latch = new SpinLatch(waker(sleep), 0);
         Thread pauser = startPauser(sleep, latch);
 
         assertEquals(0, sleep.sleepingThreads(), "a pause is not a sleep: posts find nobody to wake");
@@ -51,9 +54,11 @@ class LoneJobPauseTest {
     @Test
     void aNapperIsStillEndedByJobsPilingUpWhileAnotherWorkerPauses() throws Exception {
         // Worker 0 pauses; worker 1 naps (a failed sleep attempt, then a sleep attempt with posts seen). A pile-up
-        // must reach the napper, not the pausing worker that sits first in the array.
-        JecSleep sleep = new JecSleep(parkers, 0, 0, LONG_PAUSE, LONG_PAUSE, probe);
-        SpinLatch pauseLatch = new SpinLatch(sleep, 0);
+        // must reach the napper, not the pausing worker that sits first in the array. The napper's parker makes
+        // every nap last until an unpark, as a ten-minute one would (the tunable stops at a millisecond).
+        JecSleep sleep = new JecSleep(tuning(Tunable.NAP_NANOS.max), parkers, probe);
+        parkers[1].untilUnparked = true;
+        SpinLatch pauseLatch = new SpinLatch(waker(sleep), 0);
         Thread pauser = startPauser(sleep, pauseLatch);
 
         SpinLatch napLatch = new SpinLatch(sleep, 1);
@@ -69,7 +74,7 @@ class LoneJobPauseTest {
             sleep.workFound(napIdle);
         }, "napper");
         napper.start();
-        Poll.until("worker 1 naps", () -> sleep.nappers() == 1 && napper.getState() == Thread.State.TIMED_WAITING,
+        Poll.until("worker 1 naps", () -> sleep.nappers() == 1 && napper.getState() == Thread.State.WAITING,
                 sleep::toString);
 
         sleep.newInternalJobs(1, false); // jobs pile up: wakeNapper unparks one napper, on this thread
@@ -83,65 +88,57 @@ class LoneJobPauseTest {
     }
 
     @Test
-    void withThePauseOffTheWorkerYieldsAndReturns() {
-        JecSleep sleep = new JecSleep(parkers, 0, 0, Tuning.NAP_NANOS, 0L, probe);
-        SpinLatch latch = new SpinLatch(sleep, 0);
-        IdleState idle = sleep.startLooking(0);
-        sleep.leftLoneJob(idle, latch); // would park for good if 0 meant "no limit"
-        assertSame(null, parkers[0].parkedThread, "loneJobPauseNanos = 0: no park");
+    void aPauseWhoseLatchIsAlreadySetDoesNotPark() {
+        SpinLatch latch = new SpinLatch(index -> pause.latchSet(), 0);
+        latch.set();
+        pause.pause(latch, LONG_PAUSE); // would park for ten minutes if it ignored the latch
+        assertEquals(-1L, pause.lastParkNanos(), "the latch was SET before SLEEPING: no park");
+        assertSame(null, parkers[0].parkedThread);
     }
 
     @Test
-    void aNegativePauseIsRejectedWithTheAllowedRange() {
+    void aNegativeOrTooLongPauseIsRejectedWithTheAllowedRange() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new JecSleep(parkers, 0, 0, Tuning.NAP_NANOS, -1L, probe));
-        assertTrue(e.getMessage().contains("loneJobPauseNanos -1") && e.getMessage().contains("allowed"),
+                () -> ForagePool.builder().tune(Tunable.LONE_JOB_PAUSE_NANOS, -1L));
+        assertTrue(e.getMessage().contains("loneJobPauseNanos must be between 0 and 1000000, was -1"),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> ForagePool.builder().tune(Tunable.LONE_JOB_PAUSE_NANOS, 1_000_001L));
+        assertTrue(e.getMessage().contains("loneJobPauseNanos must be between 0 and 1000000, was 1000001"),
                 e.getMessage());
     }
 
+    /** What the pool's registry does for a latch of one of its workers: tell the protocol and worker 0's pause. */
+    private SleepWaker waker(JecSleep sleep) {
+        return index -> {
+            sleep.notifyWorkerLatchIsSet(index);
+            if (index == 0) {
+                pause.latchSet();
+            }
+        };
+    }
+
+    /** The defaults, with idle rounds and the ramp-up off, and this nap. */
+    private static Tuning tuning(long napNanos) {
+        return Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0).with(Tunable.WAKE_ON_WORK_FOUND, 0)
+                .with(Tunable.NAP_NANOS, napNanos);
+    }
+
     /**
-     * Worker 0 leaves lone jobs and pauses, on a thread of its own, until {@code latch} is set; returns once it
+     * Worker 0 starts looking (counted idle by {@code sleep}) and pauses, on a thread of its own, until
+     * {@code latch} is set, as its search policy does after leaving lone jobs beside a producer; returns once it
      * is parked in its first pause.
      */
-    private static Thread startPauser(JecSleep sleep, SpinLatch latch) {
+    private Thread startPauser(JecSleep sleep, SpinLatch latch) {
         IdleState idle = sleep.startLooking(0);
         Thread pauser = new Thread(() -> {
             while (!latch.probe()) {
-                sleep.leftLoneJob(idle, latch);
+                pause.pause(latch, LONG_PAUSE);
             }
             sleep.workFound(idle);
         }, "pauser");
         pauser.start();
         Poll.until("worker 0 pauses", () -> pauser.getState() == Thread.State.TIMED_WAITING, sleep::toString);
         return pauser;
-    }
-
-    /** A {@link ThreadParker} that counts its unparks and remembers who parked. */
-    private static final class CountingParker implements Parker {
-        private final ThreadParker inner = new ThreadParker();
-        final AtomicInteger unparks = new AtomicInteger();
-        volatile Thread parkedThread;
-
-        @Override
-        public void bindCurrentThread() {
-            inner.bindCurrentThread();
-        }
-
-        @Override
-        public void park(long nanos) {
-            parkedThread = Thread.currentThread();
-            inner.park(nanos);
-        }
-
-        @Override
-        public void unpark() {
-            unparks.incrementAndGet();
-            inner.unpark();
-        }
-
-        @Override
-        public boolean eventsFound() {
-            return inner.eventsFound();
-        }
     }
 }

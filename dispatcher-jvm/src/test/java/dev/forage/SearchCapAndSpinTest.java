@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class SearchCapAndSpinTest {
     @Test
     void atMostHalfTheWorkersSearchAndTheLastSearcherHandsOver() {
-        SearchCapSleep s = new SearchCapSleep(4, new TestProbe());
+        SearchCapSleep s = searchCap(4, Tuning.DEFAULTS.getInt(Tunable.ROUNDS_UNTIL_SLEEPY));
         FakeWorker[] w = new FakeWorker[4];
         for (int i = 0; i < 4; i++) {
             w[i] = new FakeWorker(s, i);
@@ -28,7 +28,7 @@ class SearchCapAndSpinTest {
 
     @Test
     void aSearcherStopsSearchingWhenItGetsSleepy() {
-        SearchCapSleep s = new SearchCapSleep(2, 1, new TestProbe());
+        SearchCapSleep s = searchCap(2, 1);
         FakeWorker w = new FakeWorker(s, 0);
         w.startLooking();
         assertEquals(1, s.searchingThreads());
@@ -43,7 +43,7 @@ class SearchCapAndSpinTest {
         Recording inner = new Recording();
         TestProbe probe = new TestProbe();
         probe.visibleWork = true;
-        SpinForWork s = new SpinForWork(inner, 1, 60_000_000_000L, probe); // a minute: only work ends it
+        SpinForWork s = new SpinForWork(inner, Tuning.DEFAULTS, 1, 60_000_000_000L, probe); // a minute: only work ends it
         FakeWorker w = new FakeWorker(s, 0);
         w.startLooking();
         for (int i = 0; i < 100; i++) {
@@ -53,22 +53,11 @@ class SearchCapAndSpinTest {
     }
 
     @Test
-    void aLoneJobPauseIsTheInnerStrategysEvenWhileSpinning() {
-        Recording inner = new Recording();
-        SpinForWork s = new SpinForWork(inner, 1, 60_000_000_000L, new TestProbe()); // a minute of spinning
-        FakeWorker w = new FakeWorker(s, 0);
-        w.startLooking();
-        w.leftLoneJob();
-        assertEquals(1, inner.leftLoneJob.get(), "the pause after leaving a lone job is the inner strategy's");
-        assertEquals(0, inner.noWorkFound.get(), "and is not a failed search");
-    }
-
-    @Test
     void afterTheSpinTimeTheInnerStrategyTakesOver() {
         Recording inner = new Recording();
         TestProbe probe = new TestProbe();
         long spin = 2_000_000L;
-        SpinForWork s = new SpinForWork(inner, 1, spin, probe);
+        SpinForWork s = new SpinForWork(inner, Tuning.DEFAULTS, 1, spin, probe);
         FakeWorker w = new FakeWorker(s, 0);
         w.startLooking();
         long start = System.nanoTime();
@@ -86,8 +75,7 @@ class SearchCapAndSpinTest {
     /** Counts the calls that reach it; never blocks. */
     private static final class Recording implements Sleep {
         final AtomicInteger noWorkFound = new AtomicInteger();
-        final AtomicInteger leftLoneJob = new AtomicInteger();
-        private final JecSleep jec = new JecSleep(1, new TestProbe());
+        private final JecSleep jec = new JecSleep(Tuning.DEFAULTS, ThreadParker.forWorkers(1), new TestProbe());
 
         @Override
         public IdleState startLooking(int workerIndex) {
@@ -102,11 +90,6 @@ class SearchCapAndSpinTest {
         @Override
         public void noWorkFound(IdleState idle, CoreLatch latch, IdleContext context) {
             noWorkFound.incrementAndGet();
-        }
-
-        @Override
-        public void leftLoneJob(IdleState idle, CoreLatch latch) {
-            leftLoneJob.incrementAndGet();
         }
 
         @Override
@@ -135,5 +118,12 @@ class SearchCapAndSpinTest {
         public int idleThreads() {
             return 0;
         }
+    }
+
+    /** The pool's protocol {@code SEARCH_CAP} for {@code threads} workers, sleepy after {@code rounds} rounds. */
+    private static SearchCapSleep searchCap(int threads, int rounds) {
+        Tuning tuning = Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, rounds);
+        return (SearchCapSleep) SleepProtocol.SEARCH_CAP.create(tuning, ThreadParker.forWorkers(threads), threads,
+                new TestProbe());
     }
 }

@@ -67,7 +67,7 @@ class SelectorParkerTest {
     void anUnparkBeforeTheParkIsAPermitThatEndsASelectAtOnce() throws Exception {
         // Without the permit this select would block forever and the watchdog would fail the test.
         try (ForagePool pool = ioPool("permit", 1)) {
-            IoReactor reactor = new IoReactor(pool.name(), 0, null);
+            IoReactor reactor = new IoReactor(pool.name(), 0, Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS), null);
             SelectorParker parker = reactor.parker();
             parker.bindCurrentThread();
             parker.unpark();
@@ -83,7 +83,7 @@ class SelectorParkerTest {
     @Test
     void anUnparkReachesAThreadBlockedInSelect() throws Exception {
         try (ForagePool pool = ioPool("reach", 1)) {
-            IoReactor reactor = new IoReactor(pool.name(), 0, null);
+            IoReactor reactor = new IoReactor(pool.name(), 0, Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS), null);
             SelectorParker parker = reactor.parker();
             AtomicBoolean stop = new AtomicBoolean();
             Thread sleeper = new Thread(() -> {

@@ -48,7 +48,7 @@ class SleepBehaviourTest {
     @ValueSource(ints = {4, 8})
     void oneJobIntoASleepingPoolWakesOneUsefulWorkerAndNeverAll(int threads) throws Exception {
         try (ForagePool pool = Pools.pool(threads)) {
-            int rampUp = Math.min(Tuning.WAKE_ON_WORK_FOUND, threads - 1);
+            int rampUp = Math.min(Tuning.DEFAULTS.getInt(Tunable.WAKE_ON_WORK_FOUND), threads - 1);
             for (int round = 0; round < 10; round++) {
                 Pools.awaitAllAsleep(pool);
                 PoolStatistics before = pool.statistics();

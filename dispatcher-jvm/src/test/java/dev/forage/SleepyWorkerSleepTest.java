@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class SleepyWorkerSleepTest {
     @Test
     void aTickledSleepyWorkerGoesBackToSearchingInsteadOfSleeping() {
-        SleepyWorkerSleep s = new SleepyWorkerSleep(2, 0, 2); // sleepy after 0 rounds, asleep at 2
+        SleepyWorkerSleep s = new SleepyWorkerSleep(preRfc5Rounds(0, 2), 2); // sleepy after 0 rounds, asleep at 2
         FakeWorker w0 = new FakeWorker(s, 0);
         w0.startLooking();
         w0.noWorkFound(); // gets sleepy
@@ -26,7 +26,7 @@ class SleepyWorkerSleepTest {
     @Test
     void oneTickleWakesEverySleeper() throws Throwable {
         int threads = 3;
-        SleepyWorkerSleep s = new SleepyWorkerSleep(threads, 0, 1);
+        SleepyWorkerSleep s = new SleepyWorkerSleep(preRfc5Rounds(0, 1), threads);
         FakeWorker[] workers = new FakeWorker[threads];
         Thread[] running = new Thread[threads];
         Watchdog.within("tickle wakes all", () -> {
@@ -50,5 +50,11 @@ class SleepyWorkerSleepTest {
             assertEquals(1, w.counters.get(PoolCounter.WAKEUPS));
         }
         assertEquals(SleepyWord.AWAKE, s.word());
+    }
+
+    /** The pool's defaults with the module's rounds: sleepy after {@code sleepy}, asleep at {@code asleep}. */
+    private static Tuning preRfc5Rounds(int sleepy, int asleep) {
+        return Tuning.DEFAULTS.with(Tunable.PRE_RFC5_ROUNDS_UNTIL_SLEEPY, sleepy)
+                .with(Tunable.PRE_RFC5_ROUNDS_UNTIL_ASLEEP, asleep).checked();
     }
 }

@@ -85,7 +85,7 @@ final class InjectorRace<S extends Sleep> {
     /** The sleep step straight away, then take the hint as the next search would. */
     void sleepThenTakeHint() {
         noWorkFound();
-        hint = idle.takeHint();
+        hint = idle.firstPlaceToLook();
     }
 
     /** The worker loop from a first failed search: search, {@code noWorkFound}, until the job is found. */

@@ -45,7 +45,8 @@ import org.openjdk.jcstress.infra.results.ZZZZZ_Result;
 @State
 public class InjectorVsJecSleep {
     private final InjectorRace<JecSleep> race =
-            new InjectorRace<>(probe -> new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK), (jec, probe) -> jec);
+            new InjectorRace<>(probe -> new JecSleep(RaceIdleContext.NO_ROUNDS,
+                    ThreadParker.forWorkers(1), RaceIdleContext.NO_UNCLAIMED_WORK), (jec, probe) -> jec);
 
     public InjectorVsJecSleep() {
         race.sleep.newInternalJobs(1, true); // a previous post: the JEC is odd, nobody sleeps
@@ -59,10 +60,8 @@ public class InjectorVsJecSleep {
 
     @Actor
     public void sleeper() {
-        // S1 as JecSleep.announceSleepy does it, minus the Thread.yield that follows it in noWorkFound.
-        IdleState idle = race.idle;
-        idle.jobsCounter = Counters.jec(race.sleep.counters().incrementJecIfActive());
-        idle.rounds++; // roundsUntilSleepy (0) + 1: the next noWorkFound goes to sleep
+        // S1 alone, JecSleep's own step, without the rest of the noWorkFound around it.
+        race.sleep.announceSleepy((JecIdleState) race.idle); // the next noWorkFound goes to sleep
         race.noWorkFound(); // S2..S5
     }
 

@@ -41,7 +41,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 public class InjectorVsSearchCapSleep {
     // Built around a JEC of its own, so that the race reads that JEC's blocked flag (it parks outside its lock).
     private final InjectorRace<SearchCapSleep> race = new InjectorRace<>(
-            probe -> new JecSleep(1, 0, 0, probe), (jec, probe) -> new SearchCapSleep(jec, 1, 0));
+            probe -> new JecSleep(RaceIdleContext.NO_ROUNDS, ThreadParker.forWorkers(1), probe),
+            (jec, probe) -> new SearchCapSleep(jec, RaceIdleContext.NO_ROUNDS, 1, 1));
 
     public InjectorVsSearchCapSleep() {
         race.startLooking(); // the one searcher

@@ -42,8 +42,8 @@ public class InjectorVsSpinForWork {
     /** Short, so that the race also reaches the JEC's sleep step often; correctness never depends on it. */
     private static final long SPIN_NANOS = 2_000L;
 
-    private final InjectorRace<SpinForWork> race = new InjectorRace<>(probe -> new JecSleep(1, 0, 0, probe),
-            (jec, probe) -> new SpinForWork(jec, 1, SPIN_NANOS, probe));
+    private final InjectorRace<SpinForWork> race = new InjectorRace<>(probe -> new JecSleep(RaceIdleContext.NO_ROUNDS, ThreadParker.forWorkers(1), probe),
+            (jec, probe) -> new SpinForWork(jec, RaceIdleContext.NO_ROUNDS, 1, SPIN_NANOS, probe));
 
     public InjectorVsSpinForWork() {
         race.startLooking();

@@ -40,7 +40,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @State
 public class LatchSetVsEmperSleep {
     private final LatchRace<EmperSleep> race =
-            new LatchRace<>(probe -> new EmperSleep(1, probe, 0), null); // the first noWorkFound sleeps
+            new LatchRace<>(probe -> new EmperSleep(RaceIdleContext.NO_ROUNDS, 1, probe), null); // the first noWorkFound sleeps
 
     @Actor
     public void owner() {
@@ -55,6 +55,6 @@ public class LatchSetVsEmperSleep {
     @Arbiter
     public void arbiter(IIZ_Result r) {
         race.record(r, sleep -> sleep.sleepersCount() == 0 && sleep.bufferedHints() == 0
-                && race.idle.takeHint() == IdleState.NO_HINT);
+                && race.idle.firstPlaceToLook() == IdleState.ANYWHERE);
     }
 }

@@ -17,7 +17,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
  * SLEEPING; the setter swaps in SET and, if it saw SLEEPING, {@code notifyWorkerLatchIsSet} finds the worker not
  * blocked and unparks {@code napper}. Either the napper's CAS fails or the setter sees SLEEPING and then the thread.
  *
- * <p>The nap is one second, about a million times longer than the race, and the outcome is judged on the park
+ * <p>The nap is one second ({@link StretchingParker}), about a million times longer than the race, and the outcome is judged on the park
  * itself ({@code JecSleep.lastNapParkNanos}, timed around the {@code parkNanos} call only): a park that ran its
  * whole length is a lost wake-up, because a park only happens after {@code fallAsleep} succeeded, which means
  * the setter's swap came later, saw SLEEPING, and unparked the thread, so the park returns within
@@ -46,10 +46,11 @@ public class LatchSetVsJecNap {
     private static final long NAP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final LatchRace<JecSleep> race = new LatchRace<>(
-            probe -> new JecSleep(1, 0, 0, NAP_NANOS, RaceIdleContext.NO_UNCLAIMED_WORK), sleep -> sleep.isBlocked(0));
+            probe -> new JecSleep(RaceIdleContext.NO_ROUNDS, new Parker[] {new StretchingParker(NAP_NANOS)},
+                    RaceIdleContext.NO_UNCLAIMED_WORK), sleep -> sleep.isBlocked(0));
 
     public LatchSetVsJecNap() {
-        race.idle.sawPosts = true; // a neighbour pops its own posts: the next attempt is a nap
+        ((JecIdleState) race.idle).sawPosts = true; // a neighbour pops its own posts: the next attempt is a nap
         race.noWorkFound(); // S1 (roundsUntilSleepy = 0): the next call naps
     }
 

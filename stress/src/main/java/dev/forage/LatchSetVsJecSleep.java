@@ -37,7 +37,8 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @State
 public class LatchSetVsJecSleep {
     private final LatchRace<JecSleep> race = new LatchRace<>(
-            probe -> new JecSleep(1, 0, RaceIdleContext.NO_UNCLAIMED_WORK), sleep -> sleep.isBlocked(0));
+            probe -> new JecSleep(RaceIdleContext.NO_ROUNDS, ThreadParker.forWorkers(1),
+                    RaceIdleContext.NO_UNCLAIMED_WORK), sleep -> sleep.isBlocked(0));
 
     public LatchSetVsJecSleep() {
         race.noWorkFound(); // S1 (roundsUntilSleepy = 0): the next call sleeps

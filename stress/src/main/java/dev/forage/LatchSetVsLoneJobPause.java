@@ -12,21 +12,22 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 
 /**
  * The lone-job pause's latch race ({@code docs/sleep.md} section 4.6): a worker that left a neighbour's only job
- * pauses in {@code JecSleep.leftLoneJob}, a bounded park as an idle worker that no post ends, against
- * {@code SpinLatch.set} from another thread. Only the latch can end the pause early, so this race is its whole
- * liveness: the pauser publishes {@code napping} and then CASes its latch to SLEEPING; the setter swaps in SET
- * and, if it saw SLEEPING, {@code notifyWorkerLatchIsSet} finds the worker not blocked and unparks it.
+ * pauses in its search policy's {@link LatchPause}, a bounded park outside the sleep protocol that no post ends,
+ * against {@code SpinLatch.set} from another thread. Only the latch can end the pause early, so this race is its
+ * whole liveness: the pauser publishes {@code pausing} and then CASes its latch to SLEEPING; the setter swaps in SET
+ * and, if it saw SLEEPING, the waker (as {@code Registry.notifyWorkerLatchIsSet} does) tells the protocol, which
+ * finds the worker not asleep, and the pause, which unparks it.
  *
  * <p>As in {@link LatchSetVsJecNap}: the pause is one second, the outcome is judged on the park itself (a park
  * that ran its whole length is a lost wake-up), and a spare permit left by an unpark of an earlier sample may end
- * a park before the set, which is allowed.
+ * a park before the set, which is allowed. The worker is counted idle by a real {@link JecSleep} throughout.
  *
  * <p>Result: r1 the owner parked (1) or its latch was SET before it could fall asleep (0), r2 the setter saw
  * SLEEPING and called the waker, r3 no park ran its whole length, the latch is SET, no sleeper is counted, the
- * owner is still counted idle, and the pause was neither a nap nor a sleep in the statistics.
+ * owner is still counted idle, and the pause was neither a nap nor a sleep for the protocol.
  */
 @JCStressTest
-@Description("SpinLatch.set vs its owner in JecSleep's lone-job pause: the set always ends the pause.")
+@Description("SpinLatch.set vs its owner in the search policy's lone-job pause: the set always ends the pause.")
 @Outcome(id = "0, 0, true", expect = Expect.ACCEPTABLE, desc = "Set before SLEEPING: the owner does not park.")
 @Outcome(id = "1, 1, true", expect = Expect.ACCEPTABLE, desc = "Set while SLEEPING: the setter ended the pause.")
 @Outcome(id = "1, 1, false", expect = Expect.FORBIDDEN,
@@ -39,30 +40,37 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 public class LatchSetVsLoneJobPause {
     private static final long PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final LatchRace<JecSleep> race = new LatchRace<>(
-            probe -> new JecSleep(ThreadParker.forWorkers(1), 0, 0, Tuning.NAP_NANOS, PAUSE_NANOS,
-                    RaceIdleContext.NO_UNCLAIMED_WORK),
-            sleep -> sleep.isBlocked(0));
+    private final Parker parker = new ThreadParker();
+    private final LatchPause pause = new LatchPause(parker);
+    private final JecSleep sleep =
+            new JecSleep(RaceIdleContext.NO_ROUNDS, new Parker[] {parker}, RaceIdleContext.NO_UNCLAIMED_WORK);
+    /** The pool's waker for its workers' latches: the protocol, then the pause. */
+    private final RecordingWaker waker = new RecordingWaker(index -> {
+        sleep.notifyWorkerLatchIsSet(index);
+        pause.latchSet();
+    });
+    private final SpinLatch latch = new SpinLatch(waker, 0);
+
+    public LatchSetVsLoneJobPause() {
+        sleep.startLooking(0); // the pausing worker is idle
+    }
 
     @Actor
     public void owner() {
-        race.sleep.leftLoneJob(race.idle, race.latch); // getSleepy, napping, fallAsleep, park, wakeUp
+        pause.pause(latch, PAUSE_NANOS); // getSleepy, pausing, fallAsleep, park, wakeUp
     }
 
     @Actor
     public void setter() {
-        race.set();
+        latch.set();
     }
 
     @Arbiter
     public void arbiter(IIZ_Result r) {
-        JecSleep sleep = race.sleep;
-        WorkerCounters counters = race.context.counters();
-        long parked = sleep.lastNapParkNanos(0);
+        long parked = pause.lastParkNanos();
         r.r1 = parked >= 0 ? 1 : 0;
-        r.r2 = race.waker.called ? 1 : 0;
-        r.r3 = parked < PAUSE_NANOS && race.latch.probe() && sleep.sleepingThreads() == 0
-                && sleep.idleThreads() == 1 && sleep.nappers() == 0
-                && counters.get(PoolCounter.NAPS) == 0 && counters.get(PoolCounter.SLEEPS) == 0;
+        r.r2 = waker.called ? 1 : 0;
+        r.r3 = parked < PAUSE_NANOS && latch.probe() && sleep.sleepingThreads() == 0 && sleep.idleThreads() == 1
+                && sleep.nappers() == 0;
     }
 }

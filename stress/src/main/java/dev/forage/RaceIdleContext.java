@@ -80,6 +80,17 @@ final class RaceIdleContext implements IdleContext {
     }
 
     /**
+     * The pool's default tuning with no idle rounds (a worker gets sleepy at its first failed search, so its next
+     * {@code noWorkFound} is the sleep step) and no ramp-up: the tuning of every one-worker race.
+     */
+    static final Tuning NO_ROUNDS =
+            Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0).with(Tunable.WAKE_ON_WORK_FOUND, 0);
+
+    /** Rayon's pre-RFC-5 module made quick: sleepy at round 0, asleep at round 1. */
+    static final Tuning PRE_RFC5_ASLEEP_AT_1 = Tuning.DEFAULTS.with(Tunable.PRE_RFC5_ROUNDS_UNTIL_SLEEPY, 0)
+            .with(Tunable.PRE_RFC5_ROUNDS_UNTIL_ASLEEP, 1).checked();
+
+    /**
      * The pool probe of these one-worker races. The hand-off rule of {@code JecSleep.workFound} only matters when
      * another worker sleeps, which never happens with one worker, so the probe answers "nothing visible".
      */

@@ -42,10 +42,11 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 public class ReadinessVsJecSleep {
     private static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final IoReactor reactor = new IoReactor("stress", 0, null);
+    private final IoReactor reactor = new IoReactor("stress", 0, Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS), null);
     private final SelectorParker parker = reactor.parker();
     private final JecSleep sleep =
-            new JecSleep(new Parker[] {parker}, 0, 0, 0L, RaceIdleContext.NO_UNCLAIMED_WORK);
+            new JecSleep(RaceIdleContext.NO_ROUNDS.with(Tunable.NAP_NANOS, 0L), new Parker[] {parker},
+                    RaceIdleContext.NO_UNCLAIMED_WORK);
     private final SpinLatch latch = new SpinLatch(sleep, 0);
     private final IdleState idle;
     private final Pipe pipe;

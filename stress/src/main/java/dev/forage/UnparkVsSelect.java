@@ -35,7 +35,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 public class UnparkVsSelect {
     private static final long PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final IoReactor reactor = new IoReactor("stress", 0, null);
+    private final IoReactor reactor = new IoReactor("stress", 0, Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS), null);
     private final SelectorParker parker = reactor.parker();
     private long parkedNanos = -1;
 
