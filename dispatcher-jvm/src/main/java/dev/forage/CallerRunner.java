@@ -314,7 +314,7 @@ final class CallerRunner implements Runner, PendingJobs {
     private static final class CallerLatch extends SpinLatch {
         private final CallerRunner runner;
 
-        CallerLatch(CallerRunner runner, SleepWaker waker) {
+        CallerLatch(CallerRunner runner, LatchWaker waker) {
             super(waker, 0);
             this.runner = runner;
         }

@@ -28,7 +28,7 @@ final class EmperSleep implements Sleep {
     private final HintPipe.Reader[] readers;
     private final PoolProbe probe;
     private final int roundsUntilSleep;
-    private final IdleCounts counts = new IdleCounts();
+    private final IdleStatistics counts = new IdleStatistics();
 
     /**
      * A worker's idle state here: its rounds, and where the notifier that woke it said the new work is (a worker
@@ -58,9 +58,9 @@ final class EmperSleep implements Sleep {
      */
     EmperSleep(Tuning tuning, int threads, PoolProbe probe) {
         int roundsUntilSleep = tuning.getInt(Tunable.ROUNDS_UNTIL_SLEEPY);
-        if (threads < 1 || threads > Counters.THREADS_MAX) {
+        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException(
-                    "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
+                    "thread count " + threads + " is out of range; allowed: 1.." + JecCounters.THREADS_MAX);
         }
         if (probe == null) {
             throw new NullPointerException("EmperSleep needs the pool's probe (for hints and its last look)");
@@ -101,7 +101,7 @@ final class EmperSleep implements Sleep {
     @Override
     public void noWorkFound(IdleState state, CoreLatch latch, IdleContext context) {
         Idle idle = (Idle) state;
-        IdleCounts.countUselessWakeUp(idle, context);
+        IdleStatistics.countUselessWakeUp(idle, context);
         if (idle.rounds < roundsUntilSleep) {
             Thread.yield();
             idle.rounds++;
@@ -116,7 +116,7 @@ final class EmperSleep implements Sleep {
             return; // SET: the worker loop sees it
         }
         HintPipe.Reader me = readers[idle.workerIndex];
-        WorkerCounters stats = context.counters();
+        WorkerStatistics stats = context.counters();
         boolean didBlock = false;
         pipe.lock.lock();
         try {
@@ -153,7 +153,7 @@ final class EmperSleep implements Sleep {
             pipe.lock.unlock();
         }
         if (didBlock) {
-            IdleCounts.countWakeUp(idle, latch, stats);
+            IdleStatistics.countWakeUp(idle, latch, stats);
         }
         latch.wakeUp();
     }

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ForagePoolBuilder {
     /** The most workers a pool can have: the sleep protocol packs thread counts into 16-bit fields. */
-    public static final int MAX_THREADS = Counters.THREADS_MAX;
+    public static final int MAX_THREADS = JecCounters.THREADS_MAX;
     /**
      * The default of {@link #maxBlockingThreads}, when the pool has fewer threads: 64, the default parallelism of
      * kotlinx.coroutines' {@code Dispatchers.IO}.

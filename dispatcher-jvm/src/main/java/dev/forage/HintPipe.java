@@ -23,14 +23,14 @@ final class HintPipe {
 
     /** One worker's end of the pipe. Fields guarded by the pipe's lock. */
     static final class Reader {
-        final Sleeper sleeper;
+        final SharedLockSleepState sleeper;
         /** Our read is posted and has no hint yet. */
         boolean reading;
         /** A hint the pipe gave us, not yet moved to the worker's idle state, or {@link IdleState#ANYWHERE}. */
         int delivered = IdleState.ANYWHERE;
 
         Reader(HintPipe pipe) {
-            this.sleeper = new Sleeper(pipe.lock);
+            this.sleeper = new SharedLockSleepState(pipe.lock);
         }
     }
 

@@ -25,11 +25,11 @@ interface IdleContext {
     long parkNanos();
 
     /**
-     * A wake-up whose next search found no work: counts it ({@link WorkerCounters#wakeupWithoutWork}) and reports
+     * A wake-up whose next search found no work: counts it ({@link WorkerStatistics#wakeupWithoutWork}) and reports
      * it to JFR when a recording wants it.
      */
     void wakeupWithoutWork();
 
     /** This worker's statistics, written only by this worker. */
-    WorkerCounters counters();
+    WorkerStatistics counters();
 }

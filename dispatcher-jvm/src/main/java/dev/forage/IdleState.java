@@ -16,7 +16,7 @@ abstract class IdleState {
     final int workerIndex;
     /**
      * Set by the protocol when the worker wakes from a sleep, cleared by it when the next search failed
-     * ({@link IdleCounts#countUselessWakeUp}).
+     * ({@link IdleStatistics#countUselessWakeUp}).
      */
     boolean justWoken;
 

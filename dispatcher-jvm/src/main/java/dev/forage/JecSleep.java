@@ -11,7 +11,7 @@ package dev.forage;
  * {@link WorkerSleepState}. Built from the pool's {@link Tuning}, its parkers and a {@link PoolProbe} only.
  */
 final class JecSleep implements Sleep {
-    private final Counters counters = new Counters();
+    private final JecCounters counters = new JecCounters();
     /**
      * Workers napping now (section 3.7 of docs/sleep.md). Read by a poster only when its post found a queue
      * that already held jobs and nobody sleeps; written twice per nap, so it sits on lines of its own.
@@ -42,9 +42,9 @@ final class JecSleep implements Sleep {
             throw new NullPointerException("JecSleep needs the pool's probe");
         }
         this.probe = probe;
-        if (threads < 1 || threads > Counters.THREADS_MAX) {
+        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException(
-                    "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
+                    "thread count " + threads + " is out of range; allowed: 1.." + JecCounters.THREADS_MAX);
         }
         this.workers = new WorkerSleepState[threads];
         this.idleStates = new JecIdleState[threads];
@@ -193,7 +193,7 @@ final class JecSleep implements Sleep {
      * step of {@link #noWorkFound}, callable alone so that a race test can run S1 without the rounds around it.
      */
     void announceSleepy(JecIdleState idle) {
-        idle.jobsCounter = Counters.jec(counters.incrementJecIfActive());
+        idle.jobsCounter = JecCounters.jec(counters.incrementJecIfActive());
         idle.rounds = roundsUntilSleepy + 1;
     }
 
@@ -204,7 +204,7 @@ final class JecSleep implements Sleep {
             return false; // the latch is SET: the worker loop will see it
         }
         WorkerSleepState state = workers[index];
-        WorkerCounters stats = context.counters();
+        WorkerStatistics stats = context.counters();
         state.lock.lock();
         try {
             // Held until isBlocked is set (or sleep returns): a waker that saw us counted as sleeping takes this
@@ -220,7 +220,7 @@ final class JecSleep implements Sleep {
             // S2: the whole-word CAS. It adds us as a sleeper only if the JEC did not move since S1.
             while (true) {
                 long c = counters.load();
-                if (Counters.jec(c) != idle.jobsCounter) {
+                if (JecCounters.jec(c) != idle.jobsCounter) {
                     // New work was posted since we got sleepy: search once more before trying again.
                     idle.wakePartly(roundsUntilSleepy);
                     latch.wakeUp();
@@ -322,7 +322,7 @@ final class JecSleep implements Sleep {
     /** I3: flip the JEC to odd if someone is sleepy, then wake only the threads that the idle count says lack. */
     private void newJobs(int count, boolean queueWasEmpty) {
         long c = counters.incrementJecIfSleepy();
-        int sleepers = Counters.sleepingThreads(c);
+        int sleepers = JecCounters.sleepingThreads(c);
         if (sleepers == 0) {
             if (!queueWasEmpty && nappers.get() > 0) {
                 wakeNapper(); // jobs pile up: a napper, counted idle, would wait out its nap (section 3.7)
@@ -333,7 +333,7 @@ final class JecSleep implements Sleep {
             // The queue already held jobs: the idle threads are not keeping up with it.
             wakeAnyThreads(Math.min(count, sleepers));
         } else {
-            int idle = Counters.awakeButIdleThreads(c);
+            int idle = JecCounters.awakeButIdleThreads(c);
             if (idle < count) {
                 wakeAnyThreads(Math.min(count - idle, sleepers));
             }
@@ -395,12 +395,12 @@ final class JecSleep implements Sleep {
 
     @Override
     public int sleepingThreads() {
-        return Counters.sleepingThreads(counters.load());
+        return JecCounters.sleepingThreads(counters.load());
     }
 
     @Override
     public int idleThreads() {
-        return Counters.awakeButIdleThreads(counters.load());
+        return JecCounters.awakeButIdleThreads(counters.load());
     }
 
     /** Test hook: is this worker parked in S5 with nobody having woken it yet (a volatile read)? */
@@ -422,7 +422,7 @@ final class JecSleep implements Sleep {
     }
 
     /** Test hook: the counters word. */
-    Counters counters() {
+    JecCounters counters() {
         return counters;
     }
 

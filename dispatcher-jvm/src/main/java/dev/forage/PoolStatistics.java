@@ -9,7 +9,7 @@ import java.util.Arrays;
  *
  * <p>Two kinds of numbers:
  * <ul>
- *   <li><b>Counters</b>, one per {@link PoolCounter}, only ever grow: {@link #count}, {@link #jobsRun()}, ...</li>
+ *   <li><b>JecCounters</b>, one per {@link PoolCounter}, only ever grow: {@link #count}, {@link #jobsRun()}, ...</li>
  *   <li><b>Gauges</b>, read when the snapshot is taken: workers {@linkplain #sleepingWorkers() sleeping} and
  *       {@linkplain #idleWorkers() idle}, jobs queued in each worker's deque ({@link #queuedJobs(int)}) and in the
  *       injector ({@link #injectorQueuedJobs()}), and busy time ({@link #busyNanos()}), which grows like a

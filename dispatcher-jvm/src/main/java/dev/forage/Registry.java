@@ -17,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
  * our workers, else the runner's {@code in_worker_cold} (a plain thread blocks) or {@code in_worker_cross}
  * (another pool's worker keeps working while it waits).
  */
-final class Registry implements PoolProbe, SleepWaker {
+final class Registry implements PoolProbe, LatchWaker {
     final String name;
     final Clock clock;
     /**
@@ -360,7 +360,7 @@ final class Registry implements PoolProbe, SleepWaker {
         return PoolStatistics.sum(workers, runner.threads(), sleep, injector, runner.blockingSnapshot());
     }
 
-    // SleepWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.
+    // LatchWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.
 
     /**
      * The owner sleeps on a latch just set: in the sleep protocol, in its search policy's lone-job pause

@@ -26,7 +26,7 @@ package dev.forage;
  *   <li>A worker blocks only inside {@code noWorkFound}, and only with its latch not set.</li>
  * </ul>
  */
-interface Sleep extends SleepWaker {
+interface Sleep extends LatchWaker {
     /**
      * The worker found nothing locally and starts searching. Returns this protocol's own state for the idle spell,
      * which the worker hands back to every call until {@link #workFound}; the worker reads it only through

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * Rayon's pre-RFC-5 sleep module, kept as the baseline the jobs-event-counter protocol is measured against.
  * Selected with {@code SleepProtocol.RAYON_PRE_RFC5}.
  *
- * <p>One worker at a time may be sleepy ({@link SleepyWord}). An idle worker searches
+ * <p>One worker at a time may be sleepy ({@link SleepyWorkerWord}). An idle worker searches
  * {@link Tunable#PRE_RFC5_ROUNDS_UNTIL_SLEEPY} rounds, tries to become the sleepy one, searches on while it stays
  * sleepy, and after {@link Tunable#PRE_RFC5_ROUNDS_UNTIL_ASLEEP} rounds falls asleep with the word's CAS under the
  * one lock. Every event
@@ -20,13 +20,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * no decision reads them.
  */
 final class SleepyWorkerSleep implements Sleep {
-    private final SleepyWord word = new SleepyWord();
+    private final SleepyWorkerWord word = new SleepyWorkerWord();
     /** The module's one lock: held from the sleep CAS until the wait, and by a tickle that wakes sleepers. */
     private final ReentrantLock lock = new ReentrantLock();
-    private final Sleeper[] sleepers;
+    private final SharedLockSleepState[] sleepers;
     private final int roundsUntilSleepy;
     private final int roundsUntilAsleep;
-    private final IdleCounts counts = new IdleCounts();
+    private final IdleStatistics counts = new IdleStatistics();
 
     /** A worker's idle state here: its rounds. */
     private static final class Idle extends IdleState {
@@ -44,18 +44,18 @@ final class SleepyWorkerSleep implements Sleep {
     SleepyWorkerSleep(Tuning tuning, int threads) {
         int roundsUntilSleepy = tuning.getInt(Tunable.PRE_RFC5_ROUNDS_UNTIL_SLEEPY);
         int roundsUntilAsleep = tuning.getInt(Tunable.PRE_RFC5_ROUNDS_UNTIL_ASLEEP);
-        if (threads < 1 || threads > Counters.THREADS_MAX) {
+        if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException(
-                    "thread count " + threads + " is out of range; allowed: 1.." + Counters.THREADS_MAX);
+                    "thread count " + threads + " is out of range; allowed: 1.." + JecCounters.THREADS_MAX);
         }
         if (roundsUntilSleepy < 0 || roundsUntilAsleep <= roundsUntilSleepy) {
             throw new IllegalArgumentException("rounds must satisfy 0 <= roundsUntilSleepy < roundsUntilAsleep "
                     + "(a sleepy worker searches at least once more); was " + roundsUntilSleepy + ", "
                     + roundsUntilAsleep);
         }
-        this.sleepers = new Sleeper[threads];
+        this.sleepers = new SharedLockSleepState[threads];
         for (int i = 0; i < threads; i++) {
-            sleepers[i] = new Sleeper(lock);
+            sleepers[i] = new SharedLockSleepState(lock);
         }
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.roundsUntilAsleep = roundsUntilAsleep;
@@ -81,7 +81,7 @@ final class SleepyWorkerSleep implements Sleep {
     @Override
     public void noWorkFound(IdleState state, CoreLatch latch, IdleContext context) {
         Idle idle = (Idle) state;
-        IdleCounts.countUselessWakeUp(idle, context);
+        IdleStatistics.countUselessWakeUp(idle, context);
         int index = idle.workerIndex;
         if (idle.rounds < roundsUntilSleepy) {
             Thread.yield();
@@ -112,8 +112,8 @@ final class SleepyWorkerSleep implements Sleep {
         if (!latch.getSleepy()) {
             return; // SET: the worker loop sees it
         }
-        Sleeper me = sleepers[idle.workerIndex];
-        WorkerCounters stats = context.counters();
+        SharedLockSleepState me = sleepers[idle.workerIndex];
+        WorkerStatistics stats = context.counters();
         boolean blocked = false;
         lock.lock();
         try {
@@ -136,7 +136,7 @@ final class SleepyWorkerSleep implements Sleep {
             lock.unlock();
         }
         if (blocked) {
-            IdleCounts.countWakeUp(idle, latch, stats);
+            IdleStatistics.countWakeUp(idle, latch, stats);
         }
         latch.wakeUp();
     }
@@ -148,7 +148,7 @@ final class SleepyWorkerSleep implements Sleep {
         }
         lock.lock();
         try {
-            for (Sleeper s : sleepers) {
+            for (SharedLockSleepState s : sleepers) {
                 s.wake();
             }
         } finally {

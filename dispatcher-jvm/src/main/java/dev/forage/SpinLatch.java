@@ -5,10 +5,10 @@ package dev.forage;
  * Used by {@code join}, by a worker's terminate latch, and by any wait of a worker.
  */
 class SpinLatch extends CoreLatch {
-    private final SleepWaker waker;
+    private final LatchWaker waker;
     private final int ownerIndex;
 
-    public SpinLatch(SleepWaker waker, int ownerIndex) {
+    public SpinLatch(LatchWaker waker, int ownerIndex) {
         this.waker = waker;
         this.ownerIndex = ownerIndex;
     }
@@ -20,7 +20,7 @@ class SpinLatch extends CoreLatch {
     @Override
     public void set() {
         // Read the fields before publishing SET: once set, the owner may return and reuse this latch.
-        SleepWaker w = waker;
+        LatchWaker w = waker;
         int owner = ownerIndex;
         if (setCore()) {
             w.notifyWorkerLatchIsSet(owner);
@@ -29,7 +29,7 @@ class SpinLatch extends CoreLatch {
 
     @Override
     public void setAndWake() {
-        SleepWaker w = waker;
+        LatchWaker w = waker;
         int owner = ownerIndex;
         setCore();
         w.notifyWorkerLatchIsSet(owner);

@@ -25,7 +25,7 @@ final class Worker extends WorkerPad1 {
     final Registry registry;
     final int index;
     final WorkDeque deque;
-    final WorkerCounters counters = new WorkerCounters();
+    final WorkerStatistics counters = new WorkerStatistics();
     /** How this worker's thread blocks; the sleep protocol holds the same one. */
     final Parker parker;
     /** The pool's socket IO, told of this worker's idle rounds and busy stretches. */

@@ -106,7 +106,7 @@ final class WorkerIdle implements IdleContext {
     }
 
     @Override
-    public WorkerCounters counters() {
+    public WorkerStatistics counters() {
         return w.counters;
     }
 }

@@ -9,7 +9,7 @@ final class FakeWorker implements IdleContext {
     final Sleep sleep;
     final int index;
     final SpinLatch latch;
-    final WorkerCounters counters = new WorkerCounters();
+    final WorkerStatistics counters = new WorkerStatistics();
     IdleState idle;
 
     FakeWorker(Sleep sleep, int index) {
@@ -57,7 +57,7 @@ final class FakeWorker implements IdleContext {
     }
 
     @Override
-    public WorkerCounters counters() {
+    public WorkerStatistics counters() {
         return counters;
     }
 }

@@ -33,7 +33,7 @@ class JecSleepTest {
 
     /** The per-worker view a sleep strategy needs; the fake injector is always empty unless told otherwise. */
     static final class Context implements IdleContext {
-        final WorkerCounters stats = new WorkerCounters();
+        final WorkerStatistics stats = new WorkerStatistics();
         volatile boolean injected;
         volatile long parkNanos = PARK_FOREVER;
 
@@ -53,7 +53,7 @@ class JecSleepTest {
         }
 
         @Override
-        public WorkerCounters counters() {
+        public WorkerStatistics counters() {
             return stats;
         }
     }
@@ -244,19 +244,19 @@ class JecSleepTest {
         SpinLatch latch = new SpinLatch(one, 0);
         IdleState idle = one.startLooking(0);
         one.noWorkFound(idle, latch, context); // S1: sleepy, JEC made even and remembered
-        assertTrue(Counters.isJecSleepy(one.counters().load()));
+        assertTrue(JecCounters.isJecSleepy(one.counters().load()));
         one.newInternalJobs(1, true); // a job posted after S1: JEC odd
-        assertFalse(Counters.isJecSleepy(one.counters().load()));
+        assertFalse(JecCounters.isJecSleepy(one.counters().load()));
 
         // Would block forever if S2 ignored the JEC; the watchdog turns that into a failure.
         one.noWorkFound(idle, latch, context);
         assertEquals(0, one.sleepingThreads());
         assertEquals(0L, context.stats.get(PoolCounter.SLEEPS));
-        assertFalse(Counters.isJecSleepy(one.counters().load()));
+        assertFalse(JecCounters.isJecSleepy(one.counters().load()));
 
         // wake_partly: the next failed search announces sleepy again at once (no idle rounds in between).
         one.noWorkFound(idle, latch, context);
-        assertTrue(Counters.isJecSleepy(one.counters().load()));
+        assertTrue(JecCounters.isJecSleepy(one.counters().load()));
         assertTrue(latch.getSleepy(), "the latch must be back to UNSET after the aborted sleep");
     }
 
@@ -271,9 +271,9 @@ class JecSleepTest {
         one.noWorkFound(idle, latch, context); // S2 counts it, S4 sees the injected job: no block
         assertEquals(0, one.sleepingThreads(), "the worker must undo its own sleeping count");
         assertEquals(0L, context.stats.get(PoolCounter.SLEEPS));
-        assertEquals(1, Counters.inactiveThreads(one.counters().load()), "still idle, searching");
+        assertEquals(1, JecCounters.inactiveThreads(one.counters().load()), "still idle, searching");
         one.workFound(idle);
-        assertEquals(0, Counters.inactiveThreads(one.counters().load()));
+        assertEquals(0, JecCounters.inactiveThreads(one.counters().load()));
     }
 
     @Test
@@ -307,9 +307,9 @@ class JecSleepTest {
     void threadCountOutsideTheCountersLimitIsRejected() {
         IllegalArgumentException low = org.junit.jupiter.api.Assertions.assertThrows(
                 IllegalArgumentException.class, () -> new JecSleep(Tuning.DEFAULTS, ThreadParker.forWorkers(0), new TestProbe()));
-        assertTrue(low.getMessage().contains("1.." + Counters.THREADS_MAX), low.getMessage());
+        assertTrue(low.getMessage().contains("1.." + JecCounters.THREADS_MAX), low.getMessage());
         org.junit.jupiter.api.Assertions.assertThrows(
                 IllegalArgumentException.class, () -> new JecSleep(Tuning.DEFAULTS,
-                        ThreadParker.forWorkers(Counters.THREADS_MAX + 1), new TestProbe()));
+                        ThreadParker.forWorkers(JecCounters.THREADS_MAX + 1), new TestProbe()));
     }
 }

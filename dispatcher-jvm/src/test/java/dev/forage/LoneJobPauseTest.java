@@ -109,7 +109,7 @@ class LoneJobPauseTest {
     }
 
     /** What the pool's registry does for a latch of one of its workers: tell the protocol and worker 0's pause. */
-    private SleepWaker waker(JecSleep sleep) {
+    private LatchWaker waker(JecSleep sleep) {
         return index -> {
             sleep.notifyWorkerLatchIsSet(index);
             if (index == 0) {

@@ -47,7 +47,7 @@ class ObservabilityTest {
 
     @Test
     void busyClockAddsSpellsAndIgnoresRepeatedTransitions() {
-        WorkerCounters c = new WorkerCounters();
+        WorkerStatistics c = new WorkerStatistics();
         assertEquals(0, c.busyNanos(), "a new worker has not been busy");
         long t = System.nanoTime();
         c.busyStarts(t);

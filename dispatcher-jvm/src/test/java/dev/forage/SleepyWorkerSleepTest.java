@@ -14,12 +14,12 @@ class SleepyWorkerSleepTest {
         FakeWorker w0 = new FakeWorker(s, 0);
         w0.startLooking();
         w0.noWorkFound(); // gets sleepy
-        assertEquals(SleepyWord.withSleepyWorker(SleepyWord.AWAKE, 0), s.word());
+        assertEquals(SleepyWorkerWord.withSleepyWorker(SleepyWorkerWord.AWAKE, 0), s.word());
         s.newInternalJobs(1, true); // tickle: clears the sleepy worker
-        assertEquals(SleepyWord.AWAKE, s.word());
+        assertEquals(SleepyWorkerWord.AWAKE, s.word());
         w0.noWorkFound(); // still sleepy? no: back to awake
         w0.noWorkFound(); // round 0 again: gets sleepy again (it would have slept had it missed the tickle)
-        assertEquals(SleepyWord.withSleepyWorker(SleepyWord.AWAKE, 0), s.word());
+        assertEquals(SleepyWorkerWord.withSleepyWorker(SleepyWorkerWord.AWAKE, 0), s.word());
         assertEquals(0, w0.counters.get(PoolCounter.SLEEPS));
     }
 
@@ -40,7 +40,7 @@ class SleepyWorkerSleepTest {
             }
             Watchdog.awaitCondition("all asleep", Duration.ofSeconds(30), () -> s.sleepingThreads() == threads,
                     s::toString);
-            assertEquals(SleepyWord.ASLEEP_BIT, s.word(), "asleep, and nobody sleepy");
+            assertEquals(SleepyWorkerWord.ASLEEP_BIT, s.word(), "asleep, and nobody sleepy");
             s.newInjectedJobs(1, true);
             for (Thread t : running) {
                 t.join(); // each returns only once woken
@@ -49,7 +49,7 @@ class SleepyWorkerSleepTest {
         for (FakeWorker w : workers) {
             assertEquals(1, w.counters.get(PoolCounter.WAKEUPS));
         }
-        assertEquals(SleepyWord.AWAKE, s.word());
+        assertEquals(SleepyWorkerWord.AWAKE, s.word());
     }
 
     /** The pool's defaults with the module's rounds: sleepy after {@code sleepy}, asleep at {@code asleep}. */

@@ -10,7 +10,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
  * The hand-off rule's Dekker pair for internal jobs ({@code docs/sleep.md} section 3.6), on the real
- * {@link WorkDeque} and {@link Counters}: a worker pushes a job on its own deque and reads the counters (I1, I3
+ * {@link WorkDeque} and {@link JecCounters}: a worker pushes a job on its own deque and reads the counters (I1, I3
  * of {@code JecSleep.newInternalJobs}); an idle worker leaves the idle state with other work (E1, the decrement
  * of inactive) and looks for queued jobs (E2, {@code PoolProbe.hasUnclaimedWork}).
  *
@@ -35,7 +35,7 @@ public class DequePushVsLeavingWorker {
     private static final Runnable JOB = () -> { };
 
     private final WorkDeque deque = new WorkDeque();
-    private final Counters counters = new Counters();
+    private final JecCounters counters = new JecCounters();
 
     public DequePushVsLeavingWorker() {
         counters.addInactiveThread(); // the sleeper
@@ -51,7 +51,7 @@ public class DequePushVsLeavingWorker {
     public void pusher(ZZ_Result r) {
         deque.push(JOB); // I1 (+ I2: the volatile write of bottom)
         long c = counters.incrementJecIfSleepy(); // I3
-        r.r1 = Counters.sleepingThreads(c) > 0 && Counters.awakeButIdleThreads(c) < 1;
+        r.r1 = JecCounters.sleepingThreads(c) > 0 && JecCounters.awakeButIdleThreads(c) < 1;
     }
 
     /** r2: the leaving worker's hand-off rule would wake the sleeper (it sees the job queued). */

@@ -24,7 +24,7 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  * also checks P1 and P2 at the end: the count is 0, or -1 when the worker withdrew its read after seeing the job
  * itself and the poster's notification is left pending for the next worker about to sleep; no hint was buffered.
  *
- * <p>Cannot hang: {@link Sleeper#await} asks {@link RaceIdleContext#parkNanos} before each wait; once the poster
+ * <p>Cannot hang: {@link SharedLockSleepState#await} asks {@link RaceIdleContext#parkNanos} before each wait; once the poster
  * has finished it gets 0 and the worker ends its own block (then withdraws its read), recorded as
  * {@code selfWoke}. The one unbounded wait is {@code HintPipe.cancelRead}'s, for a hint a notifier has claimed
  * and not yet written; a correct poster always writes it (a broken one that claims without writing would hang

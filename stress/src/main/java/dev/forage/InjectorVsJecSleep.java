@@ -73,6 +73,6 @@ public class InjectorVsJecSleep {
         r.r3 = context.blocked();
         r.r4 = context.selfWoke;
         long c = race.sleep.counters().load();
-        r.r5 = Counters.sleepingThreads(c) == 0 && Counters.inactiveThreads(c) == 1;
+        r.r5 = JecCounters.sleepingThreads(c) == 0 && JecCounters.inactiveThreads(c) == 1;
     }
 }

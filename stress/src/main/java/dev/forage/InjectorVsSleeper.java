@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
- * The Dekker pair of the proof sketch of Rayon's sleep module (the jobs event counter), on the real {@link Injector} and {@link Counters}; pins the step
+ * The Dekker pair of the proof sketch of Rayon's sleep module (the jobs event counter), on the real {@link Injector} and {@link JecCounters}; pins the step
  * pair I1..I3 (poster) against S2..S4 (sleeper) of {@code docs/sleep.md} (labels as in {@link JecSleep}).
  *
  * <pre>
@@ -31,7 +31,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 @JCStressTest
 @Description("Injector push + counters read vs sleeper CAS + injector check: never both miss (the fences of Rayon's sleep module).")
 @Outcome(id = "true, true", expect = Expect.ACCEPTABLE, desc = "Both saw each other: the poster wakes, the sleeper stays up.")
-@Outcome(id = "true, false", expect = Expect.ACCEPTABLE, desc = "Sleeper came first: it sleeps, the poster wakes it.")
+@Outcome(id = "true, false", expect = Expect.ACCEPTABLE, desc = "SharedLockSleepState came first: it sleeps, the poster wakes it.")
 @Outcome(id = "false, true", expect = Expect.ACCEPTABLE, desc = "Poster came first: the sleeper sees the job and stays up.")
 @Outcome(id = "false, false", expect = Expect.FORBIDDEN, desc = "Lost wake-up: poster saw no sleeper, sleeper saw no job.")
 @State
@@ -39,7 +39,7 @@ public class InjectorVsSleeper {
     private static final Runnable JOB = () -> { };
 
     private final Injector injector = new Injector();
-    private final Counters counters = new Counters();
+    private final JecCounters counters = new JecCounters();
 
     public InjectorVsSleeper() {
         counters.addInactiveThread(); // the sleeper is idle
@@ -51,7 +51,7 @@ public class InjectorVsSleeper {
     public void poster(ZZ_Result r) {
         injector.push(JOB); // I1 (+ I2: the push publishes with a volatile CAS)
         long c = counters.incrementJecIfSleepy(); // I3: the read inside newInjectedJobs
-        r.r1 = Counters.sleepingThreads(c) > 0;
+        r.r1 = JecCounters.sleepingThreads(c) > 0;
     }
 
     /** r2: the sleeper's S4 saw the job (so it would not block). */

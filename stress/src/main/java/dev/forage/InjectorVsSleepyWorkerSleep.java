@@ -22,7 +22,7 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
  * before the swap, which then sees the asleep bit and wakes the sleeper under the lock it holds until it
  * waits. One worker, so the tickle has exactly one sleeper to wake.
  *
- * <p>Cannot hang: {@link Sleeper#await} asks {@link RaceIdleContext#parkNanos} before each wait, only while
+ * <p>Cannot hang: {@link SharedLockSleepState#await} asks {@link RaceIdleContext#parkNanos} before each wait, only while
  * its {@code blocked} flag (cleared by a waker under the lock) is set; once the poster has finished it gets 0
  * and the worker ends its own block, recorded as {@code selfWoke}.
  *
@@ -65,6 +65,6 @@ public class InjectorVsSleepyWorkerSleep {
         r.r1 = race.searchSawJob;
         r.r2 = race.context.blocked();
         r.r3 = race.context.selfWoke;
-        r.r4 = race.sleep.word() == SleepyWord.AWAKE && race.sleep.sleepingThreads() == 0;
+        r.r4 = race.sleep.word() == SleepyWorkerWord.AWAKE && race.sleep.sleepingThreads() == 0;
     }
 }

@@ -9,7 +9,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.JIZ_Result;
 
 /**
- * The JEC's own guarantee, on the real {@link Counters}: a poster's flip of the JEC (I3,
+ * The JEC's own guarantee, on the real {@link JecCounters}: a poster's flip of the JEC (I3,
  * {@code incrementJecIfSleepy}) that lands after a worker got sleepy (S1, {@code incrementJecIfActive}) and
  * before it counts itself (S2, the whole-word CAS from the word it loaded) makes that CAS fail, so the worker
  * searches again instead of sleeping. Pins S1/S2 against I3 of {@code docs/sleep.md}: a CAS on the sleeping
@@ -33,7 +33,7 @@ import org.openjdk.jcstress.infra.results.JIZ_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else.")
 @State
 public class JecParity {
-    private final Counters counters = new Counters();
+    private final JecCounters counters = new JecCounters();
 
     public JecParity() {
         counters.addInactiveThread();
@@ -43,16 +43,16 @@ public class JecParity {
     @Actor
     public void poster(JIZ_Result r) {
         long c = counters.incrementJecIfSleepy(); // I3
-        r.r1 = Counters.jec(c);
-        r.r2 = Counters.sleepingThreads(c);
+        r.r1 = JecCounters.jec(c);
+        r.r2 = JecCounters.sleepingThreads(c);
     }
 
     @Actor
     public void sleepyWorker(JIZ_Result r) {
-        long remembered = Counters.jec(counters.incrementJecIfActive()); // S1
+        long remembered = JecCounters.jec(counters.incrementJecIfActive()); // S1
         while (true) { // S2, as in JecSleep.sleep
             long c = counters.load();
-            if (Counters.jec(c) != remembered) {
+            if (JecCounters.jec(c) != remembered) {
                 r.r3 = false;
                 return;
             }

@@ -18,7 +18,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * swap to SET and, only if the swap returned SLEEPING, lock and signal.
  *
  * <p>The owner's "block" is modelled without blocking: holding its sleep lock, it marks itself blocked and then
- * releases the lock, which is what {@code JecSleep}'s S5 does before it parks. The setter's {@link SleepWaker} takes the same lock
+ * releases the lock, which is what {@code JecSleep}'s S5 does before it parks. The setter's {@link LatchWaker} takes the same lock
  * and clears the mark, as {@code JecSleep.wakeSpecificThread} clears {@code isBlocked}. The arbiter then sees
  * whether the owner would still be asleep with nobody left to wake it. The waker also records whether it had to
  * wait for the owner's lock: the hand-off where the setter saw SLEEPING before the owner had blocked, which the
@@ -47,7 +47,7 @@ public class LatchSetVsSleep {
     private boolean wakerCalled;
     private boolean wakerWaitedForLock;
 
-    private final SpinLatch latch = new SpinLatch(new SleepWaker() {
+    private final SpinLatch latch = new SpinLatch(new LatchWaker() {
         @Override
         public void notifyWorkerLatchIsSet(int workerIndex) {
             wakerCalled = true;

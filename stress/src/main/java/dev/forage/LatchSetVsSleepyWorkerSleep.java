@@ -63,6 +63,6 @@ public class LatchSetVsSleepyWorkerSleep {
 
     @Arbiter
     public void arbiter(IIZ_Result r) {
-        race.record(r, sleep -> sleep.word() == SleepyWord.AWAKE && sleep.sleepingThreads() == 0);
+        race.record(r, sleep -> sleep.word() == SleepyWorkerWord.AWAKE && sleep.sleepingThreads() == 0);
     }
 }

@@ -26,7 +26,7 @@ final class RaceIdleContext implements IdleContext {
 
     private final Injector injector;
     private final BooleanSupplier stillBlocked;
-    private final WorkerCounters stats = new WorkerCounters();
+    private final WorkerStatistics stats = new WorkerStatistics();
 
     /** Written by the other actor as its last action. */
     volatile boolean otherActorDone;
@@ -70,7 +70,7 @@ final class RaceIdleContext implements IdleContext {
     }
 
     @Override
-    public WorkerCounters counters() {
+    public WorkerStatistics counters() {
         return stats;
     }
 

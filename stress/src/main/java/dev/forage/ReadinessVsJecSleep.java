@@ -56,7 +56,7 @@ public class ReadinessVsJecSleep {
 
     /** No queued jobs anywhere; a one-second deadline, and a record of any second call. */
     private final class Context implements IdleContext {
-        private final WorkerCounters stats = new WorkerCounters();
+        private final WorkerStatistics stats = new WorkerStatistics();
         boolean deadlineWake;
         int calls;
 
@@ -80,7 +80,7 @@ public class ReadinessVsJecSleep {
         }
 
         @Override
-        public WorkerCounters counters() {
+        public WorkerStatistics counters() {
             return stats;
         }
     }
@@ -130,7 +130,7 @@ public class ReadinessVsJecSleep {
         r.r2 = told;
         r.r3 = context.deadlineWake;
         long c = sleep.counters().load();
-        r.r4 = Counters.sleepingThreads(c) == 0 && Counters.inactiveThreads(c) == 1;
+        r.r4 = JecCounters.sleepingThreads(c) == 0 && JecCounters.inactiveThreads(c) == 1;
         reactor.closeSelector();
         try {
             pipe.sink().close();

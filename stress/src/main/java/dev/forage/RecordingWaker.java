@@ -6,11 +6,11 @@ package dev.forage;
  * it was called (the setter saw SLEEPING). Written by the setter actor, read by the arbiter, which jcstress runs
  * after both actors, so a plain field is enough.
  */
-final class RecordingWaker implements SleepWaker {
-    private final SleepWaker strategy;
+final class RecordingWaker implements LatchWaker {
+    private final LatchWaker strategy;
     boolean called;
 
-    RecordingWaker(SleepWaker strategy) {
+    RecordingWaker(LatchWaker strategy) {
         this.strategy = strategy;
     }
 

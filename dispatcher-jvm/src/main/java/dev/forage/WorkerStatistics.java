@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * worker's hot field can share their cache line (an array's elements are contiguous; 16 longs are 128 bytes,
  * two lines on most machines, one prefetched pair).
  */
-final class WorkerCounters {
+final class WorkerStatistics {
     private static final int PAD = 16;
     private static final PoolCounter[] ALL = PoolCounter.values();
 

@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * workers itself (Rayon's pre-RFC-5 module, EMPER); no decision reads them. Also the per-worker wake-up statistics
  * every strategy keeps the same way.
  */
-final class IdleCounts {
+final class IdleStatistics {
     private final AtomicInteger inactive = new AtomicInteger();
     private final AtomicInteger sleeping = new AtomicInteger();
 
@@ -19,7 +19,7 @@ final class IdleCounts {
         inactive.decrementAndGet();
     }
 
-    void fellAsleep(WorkerCounters stats) {
+    void fellAsleep(WorkerStatistics stats) {
         stats.sleep();
         sleeping.incrementAndGet();
     }
@@ -37,7 +37,7 @@ final class IdleCounts {
     }
 
     /** After a block: count the wake-up and whether the latch caused it; the next search tells if it was useful. */
-    static void countWakeUp(IdleState idle, CoreLatch latch, WorkerCounters stats) {
+    static void countWakeUp(IdleState idle, CoreLatch latch, WorkerStatistics stats) {
         stats.wakeup();
         idle.justWoken = true;
         if (latch.probe()) {

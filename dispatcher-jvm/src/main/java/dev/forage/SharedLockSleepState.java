@@ -10,12 +10,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link WorkerSleepState}: the worker holds the lock from its last check until it is inside {@code await}, so a
  * waker that takes the lock and sees {@code blocked} cannot signal too early.
  */
-final class Sleeper {
+final class SharedLockSleepState {
     final Condition wakeUp;
     /** Guarded by the shared lock. */
     boolean blocked;
 
-    Sleeper(ReentrantLock lock) {
+    SharedLockSleepState(ReentrantLock lock) {
         this.wakeUp = lock.newCondition();
     }
 

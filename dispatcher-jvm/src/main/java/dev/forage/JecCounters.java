@@ -16,7 +16,7 @@ package dev.forage;
  * <p>Every operation is a volatile read or read-modify-write; together with the injector's volatile publish
  * they form the Dekker pair that Rayon builds with two SeqCst fences.
  */
-final class Counters {
+final class JecCounters {
     static final int THREADS_BITS = 16;
     /** The most workers a pool can have: the largest count a 16-bit field holds. */
     public static final int THREADS_MAX = (1 << THREADS_BITS) - 1;
@@ -120,7 +120,7 @@ final class Counters {
     }
 
     static String describe(long word) {
-        return "Counters{sleeping=" + sleepingThreads(word) + ", inactive=" + inactiveThreads(word)
+        return "JecCounters{sleeping=" + sleepingThreads(word) + ", inactive=" + inactiveThreads(word)
                 + ", jec=" + jec(word) + ", word=0x" + Long.toHexString(word) + "}";
     }
 

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * over. Every access is volatile: the module asks for SeqCst throughout, and its "Correctness level 2" scenarios
  * are exactly the Dekker pairs that the JMM's synchronization order gives volatile accesses.
  */
-final class SleepyWord {
+final class SleepyWorkerWord {
     /** Nobody sleepy, nobody asleep. */
     public static final int AWAKE = 0;
     /** The module's SLEEPING: some worker is asleep, or holds the lock on its way to sleep. */
@@ -96,7 +96,7 @@ final class SleepyWord {
     }
 
     public static String describe(int word) {
-        return "SleepyWord{sleepy=" + sleepyWorker(word) + ", anyoneAsleep=" + anyoneAsleep(word) + ", word=0x"
+        return "SleepyWorkerWord{sleepy=" + sleepyWorker(word) + ", anyoneAsleep=" + anyoneAsleep(word) + ", word=0x"
                 + Integer.toHexString(word) + "}";
     }
 
