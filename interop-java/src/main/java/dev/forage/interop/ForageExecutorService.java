@@ -252,6 +252,9 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         } catch (RejectedExecutionException e) {
             d.withdraw();
             throw poolRejected(what, e);
+        } catch (RuntimeException | Error e) {
+            d.withdraw(); // the pool's task decorator failed: nothing was queued, so the view must not wait for it
+            throw e;
         }
     }
 
@@ -368,13 +371,17 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         } catch (RejectedExecutionException e) {
             d.withdraw();
             throw ownsPool ? rejectedAfterShutdown(task, e) : poolRejected(task, e);
+        } catch (RuntimeException | Error e) {
+            d.withdraw(); // the pool's task decorator failed: nothing was queued
+            throw e;
         }
         return task;
     }
 
     /**
      * The next run of a periodic task: counted without the shutdown check (the current run is still live, so
-     * the count cannot reach zero meanwhile; the task re-checks shutdown itself). False if the pool rejects it.
+     * the count cannot reach zero meanwhile; the task re-checks shutdown itself). False if the pool rejects it;
+     * the exception of the pool's task decorator, which decorates every run, passes through (nothing is queued).
      */
     boolean scheduleNextRun(Dispatch d, long delayNanos) {
         if (!ownsPool) {
@@ -387,6 +394,9 @@ public final class ForageExecutorService implements ScheduledExecutorService, Au
         } catch (RejectedExecutionException e) {
             d.withdraw();
             return false;
+        } catch (RuntimeException | Error e) {
+            d.withdraw();
+            throw e;
         }
     }
 
