@@ -82,11 +82,11 @@ class ReactorIntegrationTest {
         // such mark, so block() is allowed on them (and blocks the worker unless inside ForageBlocking).
         CompletableFuture<String> onForage = new CompletableFuture<>();
         executor.execute(() -> onForage.complete(Schedulers.isInNonBlockingThread() + " "
-                + Mono.just("blocked").block()));
+                + Mono.delay(Duration.ofMillis(1)).thenReturn("blocked").block()));
         assertEquals("false blocked", onForage.get(30, TimeUnit.SECONDS));
 
         IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> Mono.just(1).publishOn(Schedulers.parallel()).map(i -> Mono.just(i).block())
+                () -> Mono.just(1).publishOn(Schedulers.parallel()).map(i -> Mono.delay(Duration.ofMillis(1)).thenReturn(i).block())
                         .block(Duration.ofSeconds(30)));
         assertTrue(refused.getMessage().contains("block()/blockFirst()/blockLast() are blocking"),
                 refused.getMessage());

@@ -66,10 +66,21 @@ class SpringIntegrationTest {
     }
     // end snippet
 
-    /** A bean with an {@code @Async} method and a {@code @Scheduled} one; both record the pool they ran on. */
+    /**
+     * A bean with an {@code @Async} method and a {@code @Scheduled} one; both record the pool they ran on. Spring
+     * hands out a proxy of it (for {@code @Async}), so the tests read its state through methods.
+     */
     static class Reports {
-        final Set<String> scheduledOn = ConcurrentHashMap.newKeySet();
-        final CountDownLatch ticks = new CountDownLatch(3);
+        private final Set<String> scheduledOn = ConcurrentHashMap.newKeySet();
+        private final CountDownLatch ticks = new CountDownLatch(3);
+
+        public Set<String> scheduledOn() {
+            return scheduledOn;
+        }
+
+        public CountDownLatch ticks() {
+            return ticks;
+        }
 
         @Async
         public CompletableFuture<String> render(String name) {
@@ -97,8 +108,8 @@ class SpringIntegrationTest {
 
             assertEquals("invoice on spring", reports.render("invoice").get(30, TimeUnit.SECONDS));
 
-            assertTrue(reports.ticks.await(30, TimeUnit.SECONDS), "@Scheduled ran three times");
-            assertEquals(Set.of("spring"), reports.scheduledOn, "every @Scheduled run on the pool");
+            assertTrue(reports.ticks().await(30, TimeUnit.SECONDS), "@Scheduled ran three times");
+            assertEquals(Set.of("spring"), reports.scheduledOn(), "every @Scheduled run on the pool");
             assertFalse(executor.isShutdown());
         }
         assertTrue(executor.isShutdown(), "the context's close shut the executor down");
