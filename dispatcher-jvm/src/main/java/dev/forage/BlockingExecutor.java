@@ -56,7 +56,8 @@ final class BlockingExecutor implements Executor {
             // still run.
             throw registry.lifecycle.rejected(task);
         }
-        queue.add(task);
+        Runnable job = registry.pool.decorate(task); // on the submitting thread, before anything is queued
+        queue.add(job);
         if (!tryReserve()) {
             return; // every drainer is busy; each takes from the queue before it leaves
         }
@@ -66,7 +67,7 @@ final class BlockingExecutor implements Executor {
             drainers.decrementAndGet();
             // Our task is still queued unless a running drainer took it, and then it runs: only a task that no
             // drainer can reach is refused.
-            if (queue.remove(task)) {
+            if (queue.remove(job)) {
                 throw e;
             }
         }

@@ -85,14 +85,26 @@ import java.util.concurrent.TimeUnit;
  * });
  * }</pre>
  * Kotlin code uses the blocking dispatcher instead ({@code Dispatchers.ForageBlocking}, {@code docs/coroutines.md}).
+ *
+ * <h2>Context propagation</h2>
+ * A pool built with a {@linkplain ForagePoolBuilder#taskDecorator task decorator} wraps every task submitted to it
+ * on the submitting thread, so that a logging MDC or a tracing context follows the task onto the worker; which
+ * submissions are decorated, and why join halves and scope spawns are not: {@link ForageTaskDecorator}.
  */
 public final class ForagePool implements Executor, AutoCloseable {
     private final Registry registry;
     private final boolean common;
+    /** {@link ForagePoolBuilder#taskDecorator}, or null: submissions are queued as they are. */
+    private final ForageTaskDecorator decorator;
 
     ForagePool(Registry registry, boolean common) {
+        this(registry, common, null);
+    }
+
+    ForagePool(Registry registry, boolean common, ForageTaskDecorator decorator) {
         this.registry = registry;
         this.common = common;
+        this.decorator = decorator;
         registry.pool = this;
     }
 
@@ -279,7 +291,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (job == null) {
             throw new NullPointerException("ForagePool.execute: job must not be null");
         }
-        registry.execute(job);
+        registry.execute(decorate(job));
     }
 
     /**
@@ -311,7 +323,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (job == null) {
             throw new NullPointerException("ForagePool.executeFair: job must not be null");
         }
-        registry.executeFair(job);
+        registry.executeFair(decorate(job));
     }
 
     /**
@@ -333,7 +345,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (unit == null) {
             throw new NullPointerException("ForagePool.schedule: unit must not be null");
         }
-        return new TimerHandle(registry.timers.schedule(job, unit.toNanos(delay)), registry.clock);
+        return new TimerHandle(registry.timers.schedule(decorate(job), unit.toNanos(delay)), registry.clock);
     }
 
     /**
@@ -358,7 +370,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (w != null) {
             return Join.onWorker(w, a, b);
         }
-        return registry.runner.inWorkerOutside(new Runner.WorkerOp<JoinResult<A, B>>() {
+        return outside(new Runner.WorkerOp<JoinResult<A, B>>() {
             @Override
             public JoinResult<A, B> run(Worker worker) {
                 return Join.onWorker(worker, a, b);
@@ -378,10 +390,14 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (body == null) {
             throw new NullPointerException("ForagePool.scope: body must not be null");
         }
-        return registry.inWorker(new Runner.WorkerOp<T>() {
+        Worker w = registry.currentWorker();
+        if (w != null) {
+            return scopeOnWorker(w, body);
+        }
+        return outside(new Runner.WorkerOp<T>() {
             @Override
-            public T run(Worker w) {
-                return scopeOnWorker(w, body);
+            public T run(Worker worker) {
+                return scopeOnWorker(worker, body);
             }
         });
     }
@@ -433,7 +449,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (isCurrentThreadWorker()) {
             scope.run();
         } else {
-            registry.execute(scope);
+            registry.execute(decorate(scope));
         }
     }
 
@@ -454,12 +470,28 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (registry.currentWorker() != null) {
             return computation.compute();
         }
-        return registry.runner.inWorkerOutside(new Runner.WorkerOp<T>() {
+        return outside(new Runner.WorkerOp<T>() {
             @Override
             public T run(Worker worker) {
                 return computation.compute();
             }
         });
+    }
+
+    /**
+     * A structured call from a thread that is not one of this pool's workers: the operation runs on a worker (or,
+     * on a single-threaded pool, on the caller) inside the task decorator, captured here.
+     */
+    private <T> T outside(Runner.WorkerOp<T> op) {
+        return registry.runner.inWorkerOutside(DecoratedOp.of(op, decorator, registry.name));
+    }
+
+    /**
+     * {@code job} through the pool's {@link ForageTaskDecorator}, on the submitting thread, before it is queued
+     * ({@code job} itself without one). The decorator's exception is the submission's.
+     */
+    Runnable decorate(Runnable job) {
+        return DecoratedJob.of(decorator, job, registry.name);
     }
 
     /** A snapshot of the pool's statistics, summed over its workers. */
@@ -480,14 +512,21 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /**
      * Shuts down, cancels pending timers, removes the jobs still queued from outside, interrupts the workers,
-     * and returns the jobs that never started. Jobs that running jobs pushed on their own deques still run: a
-     * computation that waits for them would otherwise never finish.
+     * and returns the jobs that never started, as they were submitted (without the
+     * {@linkplain ForagePoolBuilder#taskDecorator task decorator}'s wrapping). Jobs that running jobs pushed on their
+     * own deques still run: a computation that waits for them would otherwise never finish.
      *
      * @throws UnsupportedOperationException on the {@linkplain #commonPool() common pool}
      */
     public List<Runnable> shutdownNow() {
         checkNotCommon("shutdownNow");
-        return registry.shutdownNow();
+        List<Runnable> neverStarted = registry.shutdownNow();
+        if (decorator != null) {
+            for (int i = 0; i < neverStarted.size(); i++) {
+                neverStarted.set(i, DecoratedJob.undecorated(neverStarted.get(i)));
+            }
+        }
+        return neverStarted;
     }
 
     /**

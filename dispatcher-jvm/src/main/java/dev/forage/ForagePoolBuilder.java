@@ -53,6 +53,8 @@ public final class ForagePoolBuilder {
     /** The pool's tunables: the defaults, or what {@link #tune} and {@link #longJobThreshold} set. */
     Tuning tuning = Tuning.DEFAULTS;
     int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
+    /** Null: tasks are queued as submitted. */
+    private ForageTaskDecorator taskDecorator;
 
     ForagePoolBuilder() {
     }
@@ -235,6 +237,27 @@ public final class ForagePoolBuilder {
         return this;
     }
 
+    /**
+     * Wraps every task submitted to the pool, on the submitting thread, before it is queued, as Spring's
+     * {@code TaskDecorator} does: the place to capture a logging MDC, a tracing context or a security context and
+     * restore it on the worker. Which submissions are decorated (and why {@code join} halves and scope spawns are
+     * not), and the decorator's contract: {@link ForageTaskDecorator}. Default: none.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder()
+     *         .taskDecorator(task -> Context.current().wrap(task))   // OpenTelemetry: the span follows the task
+     *         .build();
+     * }</pre>
+     */
+    public ForagePoolBuilder taskDecorator(ForageTaskDecorator decorator) {
+        if (decorator == null) {
+            throw new NullPointerException("taskDecorator must not be null; a pool without a decorator queues tasks "
+                    + "as they are submitted (do not call taskDecorator)");
+        }
+        this.taskDecorator = decorator;
+        return this;
+    }
+
     /** For tests: the pool's time (timer deadlines, timed waits inside the pool). */
     ForagePoolBuilder clock(Clock clock) {
         if (clock == null) {
@@ -306,7 +329,7 @@ public final class ForagePoolBuilder {
 
     /** Builds and starts the pool. */
     public ForagePool build() {
-        return new ForagePool(buildRegistry(), false);
+        return new ForagePool(buildRegistry(), false, taskDecorator);
     }
 
     Registry buildRegistry() {

@@ -111,13 +111,17 @@ final class ExecutorCore {
         } catch (RejectedExecutionException e) {
             d.withdraw();
             throw lifecycle.rejectedByPool(task, e);
+        } catch (RuntimeException | Error e) {
+            d.withdraw(); // the pool's task decorator failed: nothing was queued
+            throw e;
         }
         return task;
     }
 
     /**
      * The next run of a periodic task, in the dispatch {@code d}: admitted without the shutdown check
-     * ({@link ExecutorLifecycle#admitNextRun()}). False if the pool rejects it.
+     * ({@link ExecutorLifecycle#admitNextRun()}). False if the pool rejects it; the exception of the pool's task
+     * decorator, which decorates every run, passes through (nothing is queued).
      */
     boolean scheduleNextRun(Dispatch d, long delayNanos) {
         lifecycle.admitNextRun();
@@ -128,6 +132,9 @@ final class ExecutorCore {
         } catch (RejectedExecutionException e) {
             d.withdraw();
             return false;
+        } catch (RuntimeException | Error e) {
+            d.withdraw();
+            throw e;
         }
     }
 

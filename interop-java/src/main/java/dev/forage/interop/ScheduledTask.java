@@ -81,7 +81,14 @@ final class ScheduledTask<V> extends SubmittedTask<V> implements RunnableSchedul
         deadline = next;
         Dispatch d = new Dispatch(executor.lifecycle, this);
         current = d;
-        if (!executor.scheduleNextRun(d, next - now)) {
+        boolean scheduled;
+        try {
+            scheduled = executor.scheduleNextRun(d, next - now);
+        } catch (RuntimeException | Error e) {
+            setException(e); // the pool's task decorator failed on the next run: the task stops, as if the run threw
+            return;
+        }
+        if (!scheduled) {
             cancel(false); // the pool itself is shut down: the next period can never run
             return;
         }

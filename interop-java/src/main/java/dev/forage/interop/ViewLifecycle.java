@@ -81,6 +81,9 @@ final class ViewLifecycle implements ExecutorLifecycle {
         } catch (RejectedExecutionException e) {
             d.withdraw();
             throw rejectedByPool(what, e);
+        } catch (RuntimeException | Error e) {
+            d.withdraw(); // the pool's task decorator failed: nothing was queued, so the view must not wait for it
+            throw e;
         }
     }
 
