@@ -111,7 +111,8 @@ final class SleepModel {
         jec = new JecSleep(parkers, 0, 0, 0L, 0L, new Probe());
         sleep = protocol == Protocol.JEC ? jec : new SearchCapSleep(jec, WORKERS, 0);
         for (int i = 0; i < WORKERS; i++) {
-            latches[i] = broken.contains(Break.LATCH_SET_WITHOUT_WAKE) ? new SilentLatch(sleep, i) : new SpinLatch(sleep, i);
+            latches[i] = broken.contains(Break.LATCH_SET_WITHOUT_WAKE)
+                    ? new SilentLatch(sleep, i) : new SpinLatch(sleep, i);
         }
     }
 
