@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * touches the protocol's interfaces ({@link Sleep}, {@link IdleState}, {@link IdleContext}, {@link Parker},
  * {@link PoolProbe}, {@link SpinLatch}): a change to them is adapted here, and the tests only name operations.
  *
- * <p>Real: the protocol ({@link JecSleep}, or the searching cap around one), its {@link Counters}, the
+ * <p>Real: the protocol ({@link JecSleep}, or the searching cap around one), its {@link JecCounters}, the
  * {@link Injector}, one {@link WorkDeque} and one {@link SpinLatch} per worker, the {@link TimerQueue} and its
  * watch. Modelled: the worker loop ({@code Worker.waitUntil}: the look before idling, then rounds of "probe the
  * latch, search, {@code noWorkFound}", and {@code workFound} plus the watch hand-over on the way out, without
@@ -108,8 +108,10 @@ final class SleepModel {
         }
         // No ramp-up, no nap and no lone-job pause: the defaults' liveness rests on S4 and the hand-off rule
         // alone, and the nap and the pause are bounded parks that end by themselves.
-        jec = new JecSleep(parkers, 0, 0, 0L, 0L, new Probe());
-        sleep = protocol == Protocol.JEC ? jec : new SearchCapSleep(jec, WORKERS, 0);
+        Tuning tuning = Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0).with(Tunable.WAKE_ON_WORK_FOUND, 0)
+                .with(Tunable.NAP_NANOS, 0L).with(Tunable.LONE_JOB_PAUSE_NANOS, 0L);
+        jec = new JecSleep(tuning, parkers, new Probe());
+        sleep = protocol == Protocol.JEC ? jec : new SearchCapSleep(jec, tuning, WORKERS, WORKERS);
         for (int i = 0; i < WORKERS; i++) {
             latches[i] = broken.contains(Break.LATCH_SET_WITHOUT_WAKE)
                     ? new SilentLatch(sleep, i) : new SpinLatch(sleep, i);
@@ -217,7 +219,7 @@ final class SleepModel {
             }
             try {
                 sleep.noWorkFound(idle, latches[w], contexts[w]);
-                if (broken.contains(Break.NO_SEARCH_AFTER_SLEEPY) && idle.jobsCounter != IdleState.NOT_SLEEPY) {
+                if (broken.contains(Break.NO_SEARCH_AFTER_SLEEPY) && ((JecIdleState) idle).jobsCounter != JecIdleState.NOT_SLEEPY) {
                     sleep.noWorkFound(idle, latches[w], contexts[w]);
                 }
             } catch (Asleep e) {
@@ -278,9 +280,9 @@ final class SleepModel {
             }
         }
         long word = jec.counters().load();
-        if (Counters.sleepingThreads(word) != blocked || Counters.inactiveThreads(word) != inSpell) {
+        if (JecCounters.sleepingThreads(word) != blocked || JecCounters.inactiveThreads(word) != inSpell) {
             throw new IllegalStateException("counters inconsistent: " + blocked + " workers blocked and " + inSpell
-                    + " in an idle spell, but " + Counters.describe(word) + ". " + describe());
+                    + " in an idle spell, but " + JecCounters.describe(word) + ". " + describe());
         }
         int left = injectorSize() + dequeSizes() + timers.size();
         if (taken.get() + left != posted.get()) {
@@ -303,7 +305,7 @@ final class SleepModel {
         }
         String queued = queuedWork();
         return b.append("; ").append(queued == null ? "nothing queued" : queued).append("; ")
-                .append(Counters.describe(jec.counters().load())).toString();
+                .append(JecCounters.describe(jec.counters().load())).toString();
     }
 
     /**
@@ -460,7 +462,7 @@ final class SleepModel {
     /** The worker as the protocol sees it while it goes to sleep ({@code Worker}'s {@link IdleContext}). */
     private final class Context implements IdleContext {
         private final int index;
-        private final WorkerCounters counters = new WorkerCounters();
+        private final WorkerStatistics counters = new WorkerStatistics();
 
         Context(int index) {
             this.index = index;
@@ -487,7 +489,7 @@ final class SleepModel {
         }
 
         @Override
-        public WorkerCounters counters() {
+        public WorkerStatistics counters() {
             return counters;
         }
     }
@@ -553,7 +555,7 @@ final class SleepModel {
 
     /** A latch that publishes SET but never wakes its owner ({@link Break#LATCH_SET_WITHOUT_WAKE}). */
     private static final class SilentLatch extends SpinLatch {
-        SilentLatch(SleepWaker waker, int ownerIndex) {
+        SilentLatch(LatchWaker waker, int ownerIndex) {
             super(waker, ownerIndex);
         }
 
