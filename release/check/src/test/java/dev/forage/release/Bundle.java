@@ -59,7 +59,9 @@ final class Bundle {
         List<String> names = new ArrayList<>();
         String dir = dir(artifactId, version);
         for (String path : files.keySet()) {
-            if (path.startsWith(dir) && SIDECARS.stream().noneMatch(path::endsWith)) names.add(path.substring(dir.length()));
+            if (path.startsWith(dir) && SIDECARS.stream().noneMatch(path::endsWith)) {
+                names.add(path.substring(dir.length()));
+            }
         }
         return names;
     }

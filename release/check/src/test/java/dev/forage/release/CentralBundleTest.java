@@ -54,7 +54,8 @@ class CentralBundleTest {
     private static String required(String property) {
         String value = System.getProperty(property, "");
         if (value.isBlank()) {
-            throw new IllegalArgumentException("system property " + property + " is not set (release/stage-bundle.sh sets it)");
+            throw new IllegalArgumentException(
+                    "system property " + property + " is not set (release/stage-bundle.sh sets it)");
         }
         return value;
     }
@@ -66,7 +67,9 @@ class CentralBundleTest {
             String[] parts = bundle.relative(path);
             if (parts == null) problems.add(path + ": not at " + bundle.groupPath + "/<artifactId>/<version>/<file>");
             else if (!parts[1].equals(version)) problems.add(path + ": version directory is not " + version);
-            else if (!parts[2].startsWith(parts[0] + "-" + version)) problems.add(path + ": file name does not start with " + parts[0] + "-" + version);
+            else if (!parts[2].startsWith(parts[0] + "-" + version)) {
+                problems.add(path + ": file name does not start with " + parts[0] + "-" + version);
+            }
         }
         assertEquals(new TreeSet<>(published), new TreeSet<>(bundle.artifactIds()), "artifacts in the bundle");
         assertNoProblems(problems);
@@ -114,12 +117,16 @@ class CentralBundleTest {
                 byte[] stated = bundle.files.get(path + sum.getKey());
                 if (stated == null) {
                     // The Portal requires md5 and sha1 for published files; a signature needs none.
-                    if (!isSignature && REQUIRED_CHECKSUMS.contains(sum.getKey())) problems.add(path + ": no " + sum.getKey());
+                    if (!isSignature && REQUIRED_CHECKSUMS.contains(sum.getKey())) {
+                        problems.add(path + ": no " + sum.getKey());
+                    }
                     continue;
                 }
-                String expected = HexFormat.of().formatHex(MessageDigest.getInstance(sum.getValue()).digest(file.getValue()));
+                String expected = hex(sum.getValue(), file.getValue());
                 String actual = new String(stated, StandardCharsets.US_ASCII).trim().split("\\s+")[0].toLowerCase();
-                if (!actual.equals(expected)) problems.add(path + sum.getKey() + ": says " + actual + ", the file's is " + expected);
+                if (!actual.equals(expected)) {
+                    problems.add(path + sum.getKey() + ": says " + actual + ", the file's is " + expected);
+                }
             }
         }
         assertNoProblems(problems);
@@ -133,7 +140,9 @@ class CentralBundleTest {
         for (String artifactId : published) {
             for (String name : bundle.publishedFiles(artifactId, version)) {
                 byte[] asc = bundle.file(artifactId, version, name + ".asc");
-                String problem = asc == null ? "no .asc signature" : signatures.problem(bundle.file(artifactId, version, name), asc);
+                String problem = asc == null
+                        ? "no .asc signature"
+                        : signatures.problem(bundle.file(artifactId, version, name), asc);
                 if (problem == null) verified++;
                 else problems.add(artifactId + "/" + name + ": " + problem);
             }
@@ -150,16 +159,19 @@ class CentralBundleTest {
             if (bytes == null) continue; // reported by the component test
             Pom pom = new Pom(bytes);
             String where = artifactId + ".pom: ";
-            String groupId = pom.get("/project/groupId").isEmpty() ? pom.get("/project/parent/groupId") : pom.get("/project/groupId");
-            String pomVersion = pom.get("/project/version").isEmpty() ? pom.get("/project/parent/version") : pom.get("/project/version");
+            String groupId = pom.get("/project/groupId", "/project/parent/groupId");
+            String pomVersion = pom.get("/project/version", "/project/parent/version");
             if (!groupId.equals(GROUP_ID)) problems.add(where + "groupId is '" + groupId + "'");
-            if (!pom.get("/project/artifactId").equals(artifactId)) problems.add(where + "artifactId is '" + pom.get("/project/artifactId") + "'");
+            if (!pom.get("/project/artifactId").equals(artifactId)) {
+                problems.add(where + "artifactId is '" + pom.get("/project/artifactId") + "'");
+            }
             if (!pomVersion.equals(version)) problems.add(where + "version is '" + pomVersion + "'");
-            for (String required : List.of("name", "description", "url", "licenses/license/name", "licenses/license/url",
+            for (String required : List.of("name", "description", "url",
+                    "licenses/license/name", "licenses/license/url",
                     "scm/url", "scm/connection")) {
                 if (pom.get("/project/" + required).isEmpty()) problems.add(where + "no <" + required + ">");
             }
-            if (pom.get("/project/developers/developer/name").isEmpty() && pom.get("/project/developers/developer/id").isEmpty()) {
+            if (pom.get("/project/developers/developer/name", "/project/developers/developer/id").isEmpty()) {
                 problems.add(where + "no <developers> with a name or id");
             }
             if (pom.text.contains("SNAPSHOT")) problems.add(where + "mentions a SNAPSHOT");
@@ -167,7 +179,9 @@ class CentralBundleTest {
             if (!pom.packaging().equals("pom") || artifactId.endsWith("-bom")) {
                 if (!pom.get("/project/parent").isEmpty()) problems.add(where + "still has a <parent> (not flattened)");
                 for (String v : pom.all("//dependency/version")) {
-                    if (v.isEmpty() || v.contains("${")) problems.add(where + "dependency version '" + v + "' is not resolved");
+                    if (v.isEmpty() || v.contains("${")) {
+                        problems.add(where + "dependency version '" + v + "' is not resolved");
+                    }
                 }
             }
         }
@@ -187,7 +201,9 @@ class CentralBundleTest {
         List<String> libraries = new ArrayList<>();
         for (String artifactId : published) {
             byte[] pom = bundle.file(artifactId, version, artifactId + "-" + version + ".pom");
-            if (pom != null && !new Pom(pom).packaging().equals("pom")) libraries.add(GROUP_ID + ":" + artifactId + ":" + version);
+            if (pom != null && !new Pom(pom).packaging().equals("pom")) {
+                libraries.add(GROUP_ID + ":" + artifactId + ":" + version);
+            }
         }
         assertEquals(new TreeSet<>(libraries), new TreeSet<>(managed), "the BOM's entries against the published jars");
     }
@@ -209,7 +225,8 @@ class CentralBundleTest {
 
     @Test
     void gradleModuleMetadataIsAnnouncedByThePomAndMatchesTheFilesItNames() throws NoSuchAlgorithmException {
-        Pattern fileEntry = Pattern.compile("\"url\": \"([^\"]+)\",\\s*\"size\": (\\d+),.*?\"sha1\": \"([0-9a-f]+)\"", Pattern.DOTALL);
+        Pattern fileEntry = Pattern.compile(
+                "\"url\": \"([^\"]+)\",\\s*\"size\": (\\d+),.*?\"sha1\": \"([0-9a-f]+)\"", Pattern.DOTALL);
         List<String> problems = new ArrayList<>();
         for (String artifactId : published) {
             String base = artifactId + "-" + version;
@@ -217,10 +234,14 @@ class CentralBundleTest {
             byte[] pom = bundle.file(artifactId, version, base + ".pom");
             boolean announced = pom != null && new String(pom, StandardCharsets.UTF_8).contains(GRADLE_MARKER);
             if (module == null) {
-                if (announced) problems.add(artifactId + ": the POM announces Gradle metadata, but there is no " + base + ".module");
+                if (announced) {
+                    problems.add(artifactId + ": the POM announces Gradle metadata, but there is no .module");
+                }
                 continue;
             }
-            if (!announced) problems.add(artifactId + ": " + base + ".module is there, but the POM lacks the marker Gradle looks for");
+            if (!announced) {
+                problems.add(artifactId + ": a .module is there, but the POM lacks the marker Gradle looks for");
+            }
             Matcher m = fileEntry.matcher(new String(module, StandardCharsets.UTF_8));
             int files = 0;
             while (m.find()) {
@@ -229,13 +250,17 @@ class CentralBundleTest {
                 if (named == null) {
                     problems.add(artifactId + ".module names " + m.group(1) + ", which is not in the bundle");
                 } else if (named.length != Long.parseLong(m.group(2))
-                        || !HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(named)).equals(m.group(3))) {
+                        || !hex("SHA-1", named).equals(m.group(3))) {
                     problems.add(artifactId + ".module: size or sha1 of " + m.group(1) + " differ from the file's");
                 }
             }
             if (files == 0) problems.add(artifactId + ".module names no file");
         }
         assertNoProblems(problems);
+    }
+
+    private static String hex(String algorithm, byte[] data) throws NoSuchAlgorithmException {
+        return HexFormat.of().formatHex(MessageDigest.getInstance(algorithm).digest(data));
     }
 
     private static List<String> entries(byte[] jar) {

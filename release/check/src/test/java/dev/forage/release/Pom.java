@@ -39,6 +39,15 @@ final class Pom {
         }
     }
 
+    /** The text at the first of {@code paths} that has any, or "". */
+    String get(String... paths) {
+        for (String path : paths) {
+            String value = get(path);
+            if (!value.isEmpty()) return value;
+        }
+        return "";
+    }
+
     /** The trimmed texts of every node at {@code path}. */
     List<String> all(String path) {
         try {
