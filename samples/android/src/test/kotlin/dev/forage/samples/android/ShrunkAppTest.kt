@@ -17,8 +17,8 @@ import org.robolectric.annotation.LooperMode
  * consumer rules inside dispatcher-jvm's jar and the app's `proguard-rules.pro`) in place of the sample's classes
  * and dispatcher-jvm's jar. It reaches the app only as Android does, through the Activity's class name and the
  * views, so everything behind it (the model, `Dispatchers.Forage`, the pool, its field updaters) is R8's renamed
- * and shrunk code. A keep rule missing from the library's rules makes the pool fail when its classes load, and this
- * test fail. The default test run skips it (it would only repeat [PrimesActivityTest] on unshrunk classes).
+ * and shrunk code: a class R8 broke fails here. Runs only with -Dr8.skip=false, and only in that execution: on
+ * unshrunk classes its second test fails, by design.
  */
 @RunWith(RobolectricTestRunner::class)
 @Config(sdk = [34])
