@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Builds what Maven Central's Portal takes for one Forage release, and checks it; uploads nothing.
+#
+#   release/stage-bundle.sh [--version V] (--key FINGERPRINT | --throwaway-key)
+#
+# 1. Copies the source tree to target/release/src (build outputs and .git left out) and sets the version there
+#    (default: the POM's version without -SNAPSHOT), so the working tree's POMs are never edited.
+# 2. Builds the published modules with -Prelease and `mvn deploy` into target/release/staging (a Maven repository
+#    layout: dev/forage/<artifactId>/<version>/ with jars, flattened POMs, .asc signatures, .md5 and .sha1).
+#    Tests are not run here: this stages the sources that `mvn verify` tested.
+# 3. Zips that layout into target/central-bundle.zip, the file the Portal's upload takes.
+# 4. Runs release/check (JUnit) on the zip: Central's requirements, checksums and signatures.
+#
+# --key signs with a key from the caller's gpg keyring (GNUPGHOME); --throwaway-key makes a new unprotected key in
+# target/release/gnupg, valid for one day, so that CI exercises signing and its check (Central would refuse it: it
+# is on no key server).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The JDK's jar tool makes and lists the zip (no zip/unzip needed): the one of the JDK that runs Maven.
+if [[ -n "${JAVA_HOME:-}" ]]; then JAVA_BIN="$JAVA_HOME/bin"; else JAVA_BIN="$(dirname "$(readlink -f "$(command -v java)")")"; fi
+out="$root/target/release"
+bundle="$root/target/central-bundle.zip"
+published_modules="dispatcher-jvm,interop-java,forage-bom"
+
+usage() { echo "usage: $0 [--version V] (--key FINGERPRINT | --throwaway-key)" >&2; exit 2; }
+version=""
+key=""
+throwaway=false
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --version) [[ $# -ge 2 ]] || usage; version="$2"; shift 2 ;;
+        --key) [[ $# -ge 2 ]] || usage; key="$2"; shift 2 ;;
+        --throwaway-key) throwaway=true; shift ;;
+        *) usage ;;
+    esac
+done
+if [[ -z "$key" && "$throwaway" == false ]] || [[ -n "$key" && "$throwaway" == true ]]; then usage; fi
+
+pom_version="$(sed -n 's:^    <version>\(.*\)</version>$:\1:p' "$root/pom.xml" | head -n 1)"
+version="${version:-${pom_version%-SNAPSHOT}}"
+if [[ ! "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+([.-][0-9A-Za-z.-]+)?$ || "$version" == *SNAPSHOT* ]]; then
+    echo "ERROR: release version '$version' must look like 1.2.3 or 1.2.3-rc1, and not be a SNAPSHOT." >&2
+    exit 2
+fi
+
+rm -rf "$out" "$bundle"
+mkdir -p "$out/src"
+
+if [[ "$throwaway" == true ]]; then
+    export GNUPGHOME="$out/gnupg"
+    mkdir -m 700 "$GNUPGHOME"
+    # gpg starts an agent for this key ring; end it with the script.
+    trap 'gpgconf --kill gpg-agent >/dev/null 2>&1 || true' EXIT
+    gpg --batch --quiet --gen-key <<PARAMS
+%no-protection
+Key-Type: eddsa
+Key-Curve: ed25519
+Key-Usage: sign
+Name-Real: Forage release check (throwaway key)
+Name-Email: release-check@forage.invalid
+Expire-Date: 1d
+%commit
+PARAMS
+    key="$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')"
+fi
+gpg --batch --armor --export "$key" > "$out/signing-key.asc"
+[[ -s "$out/signing-key.asc" ]] || { echo "ERROR: no public key for '$key' in the gpg key ring." >&2; exit 1; }
+
+echo "=== Staging Forage $version (signing key $key)"
+tar -C "$root" --exclude=./.git --exclude=./target --exclude='*/target' --exclude='*/.kotlin' -cf - . \
+    | tar -C "$out/src" -xf -
+mvn -B -ntp -q -f "$out/src/pom.xml" org.codehaus.mojo:versions-maven-plugin:2.19.1:set \
+    -DnewVersion="$version" -DgenerateBackupPoms=false
+mvn -B -ntp -f "$out/src/pom.xml" -Prelease deploy -pl "$published_modules" -am \
+    -Dmaven.test.skip=true -Djcstress.skip=true \
+    -Dgpg.keyname="$key" -Dforage.staging.dir="$out/staging"
+
+# The Portal wants only the component files: the deployer's maven-metadata.xml (and its checksums) stay out.
+find "$out/staging" -name 'maven-metadata.xml*' -delete
+"$JAVA_BIN/jar" --create --no-manifest --file "$bundle" -C "$out/staging" dev
+echo "=== Bundle: $bundle"
+"$JAVA_BIN/jar" --list --file "$bundle"
+
+echo "=== Checking the bundle against Central's requirements"
+mvn -B -ntp -f "$root/release/check/pom.xml" test \
+    -Dforage.bundle="$bundle" -Dforage.version="$version" -Dforage.signingKey="$out/signing-key.asc" \
+    -Dforage.published="forage-parent,$published_modules"
