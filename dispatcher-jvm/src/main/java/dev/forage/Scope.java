@@ -27,6 +27,8 @@ public final class Scope {
     /** Final but for {@link AsyncScope}, whose latch needs the scope first; set before the scope is shared. */
     private CountLatch latch;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Set by {@link #cancel()}; read by every member before its body and by every spawn. */
+    private volatile boolean cancelled;
 
     Scope(Registry registry, CountLatch latch) {
         this.registry = registry;
@@ -35,7 +37,7 @@ public final class Scope {
 
     /**
      * Spawns a job into this scope. From a worker of the scope's pool it goes to that worker's deque; from
-     * any other thread, to the pool's injector.
+     * any other thread, to the pool's injector. After {@link #cancel()} the job is not queued.
      *
      * @throws NullPointerException if {@code job} is null
      * @throws IllegalStateException if the scope already ended
@@ -48,16 +50,63 @@ public final class Scope {
     }
 
     /**
-     * Spawns a job that receives this scope, so it can spawn more jobs into it.
+     * Spawns jobs that receive this scope, so that they can spawn more jobs into it; one job per task, in the
+     * given order. After {@link #cancel()} nothing is queued.
      *
-     * @throws NullPointerException if {@code task} is null
+     * <pre>{@code
+     * s.spawn(inner -> inner.spawn(() -> leaf()));
+     * }</pre>
+     *
+     * <p>A variable-arity method, not {@code spawn(ScopeTask)}: with two single-argument overloads of different
+     * lambda arity, Kotlin cannot choose for {@code s.spawn { work() }} (its lambda fits both). Kotlin never
+     * passes a trailing lambda to a vararg parameter, so there that call means {@link #spawn(Runnable)}; Java
+     * chooses by the lambda's arity, as before.
+     *
+     * @throws NullPointerException if {@code tasks} or one of its elements is null (the tasks before it were
+     *     spawned)
      * @throws IllegalStateException if the scope already ended
      */
-    public void spawn(ScopeTask task) {
-        if (task == null) {
-            throw new NullPointerException("Scope.spawn: task must not be null");
+    public void spawn(ScopeTask... tasks) {
+        if (tasks == null) {
+            throw new NullPointerException("Scope.spawn: tasks must not be null");
         }
-        spawnJob(new ScopeJob(this, task, null));
+        for (int i = 0; i < tasks.length; i++) {
+            ScopeTask task = tasks[i];
+            if (task == null) {
+                throw new NullPointerException("Scope.spawn: task " + i + " of " + tasks.length
+                        + " must not be null");
+            }
+            spawnJob(new ScopeJob(this, task, null));
+        }
+    }
+
+    /**
+     * Cancels the scope: jobs spawned into it that have not started yet never run, and {@code spawn} queues
+     * nothing from now on. Jobs already running are not interrupted; they can stop early by checking
+     * {@link #isCancelled()}. The scope still ends only after every job that started has finished, so its
+     * owner still sees no job outlive it. Idempotent; callable from any thread.
+     *
+     * <pre>{@code
+     * AtomicReference<Path> hit = new AtomicReference<>();
+     * pool.scope(s -> {
+     *     for (Path file : files) {
+     *         s.spawn(() -> {
+     *             if (!s.isCancelled() && contains(file, needle) && hit.compareAndSet(null, file)) {
+     *                 s.cancel(); // the files not read yet need not be
+     *             }
+     *         });
+     *     }
+     *     return null;
+     * });
+     * }</pre>
+     */
+    public void cancel() {
+        cancelled = true;
+    }
+
+    /** Whether {@link #cancel()} was called: a long job of this scope can check it and stop early. */
+    public boolean isCancelled() {
+        return cancelled;
     }
 
     /** One more member's count: what {@link #spawn} takes before it queues the job. */
@@ -66,6 +115,9 @@ public final class Scope {
     }
 
     private void spawnJob(ScopeJob job) {
+        if (cancelled) {
+            return; // it would never run
+        }
         try {
             latch.increment();
         } catch (IllegalStateException e) {
@@ -150,7 +202,9 @@ public final class Scope {
         @Override
         public final void run() {
             try {
-                body();
+                if (!scope.cancelled) {
+                    body(); // a member that starts after cancel() never runs its body, only counts out
+                }
             } catch (Throwable t) {
                 scope.recordFailure(t);
             }

@@ -44,10 +44,31 @@ public val Dispatchers.ForageBlocking: CoroutineDispatcher
  * val pool = ForagePool.builder().threads(4).name("render").build()
  * pool.asForageDispatcher().use { render -> runBlocking(render) { draw() } }
  * ```
- * Not `asCoroutineDispatcher()`: a `ForagePool` is a `java.util.concurrent.Executor`, so that name already
+ * Prefer it to `asCoroutineDispatcher()`: a `ForagePool` is a `java.util.concurrent.Executor`, so that name also
  * belongs to kotlinx's `Executor.asCoroutineDispatcher()`, which wraps any executor in a generic dispatcher
  * without Forage's timers, views or close. Under a name of its own, this function cannot be shadowed by an
  * import, and the generic wrapper is never what a Forage call returns.
  */
 @JvmName("from")
 public fun ForagePool.asForageDispatcher(): ForageDispatcher = ForageDispatcher.from(this)
+
+/**
+ * The same as [asForageDispatcher], under the name kotlinx gives its `Executor.asCoroutineDispatcher()`, so that
+ * `pool.asCoroutineDispatcher()` in a file that imports this package does not silently give kotlinx's generic
+ * executor wrapper (which has none of Forage's timers, `limitedParallelism` views or `close`). Kotlin prefers the
+ * extension with the more specific receiver, `ForagePool` over `Executor`, when both are imported alike (both
+ * by `*`, or both by name); an import by name still beats an import by `*`. The warning points to
+ * [asForageDispatcher], which no import can turn into kotlinx's wrapper.
+ * ```
+ * import dev.forage.coroutines.*
+ * import kotlinx.coroutines.*
+ *
+ * val render = pool.asCoroutineDispatcher() // Forage's dispatcher, with a warning: say asForageDispatcher()
+ * ```
+ */
+@Deprecated(
+    "In a file that does not import dev.forage.coroutines, pool.asCoroutineDispatcher() is kotlinx's generic " +
+        "executor wrapper, without Forage's timers, views or close; asForageDispatcher() is Forage's everywhere",
+    ReplaceWith("asForageDispatcher()", "dev.forage.coroutines.asForageDispatcher"),
+)
+public fun ForagePool.asCoroutineDispatcher(): ForageDispatcher = ForageDispatcher.from(this)

@@ -5,12 +5,11 @@ package dev.forage.coroutines
 import dev.forage.ForagePool
 import dev.forage.Scope
 import dev.forage.ScopeBody
+import dev.forage.ScopeTask
 import java.util.concurrent.RejectedExecutionException
 import java.util.concurrent.atomic.AtomicInteger
-import kotlin.coroutines.Continuation
 import kotlin.coroutines.coroutineContext
-import kotlin.coroutines.resume
-import kotlin.coroutines.suspendCoroutine
+import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.ensureActive
 
 /**
@@ -22,29 +21,29 @@ import kotlinx.coroutines.ensureActive
  * called anywhere else (the main thread, `Dispatchers.IO`, another pool), both run as jobs on this pool. If [a] or
  * [b] throws, the exception is rethrown after both finished (when both throw, [a]'s carries [b]'s as suppressed).
  *
- * Cancellation: the jobs cannot be interrupted and may use the caller's data, so this returns only after both
- * finished, even when the coroutine is cancelled meanwhile; then it throws the coroutine's
- * [kotlinx.coroutines.CancellationException] instead of returning the results. To stop early, a job can check
- * the caller's `Job` (captured before the call) for `isActive`.
+ * Cancellation: a half that has not started when the coroutine is cancelled never runs. A half already running
+ * is not interrupted, and the call still returns only after it ended, as `coroutineScope` waits for its children:
+ * then it throws the coroutine's [CancellationException] (or the half's failure, which wins, as in
+ * `withContext`). A long half that should stop early can check the caller's `Job`, captured before the call:
  * ```
- * // In a coroutine: both halves run on the pool; the coroutine suspends until both are done.
+ * val job = currentCoroutineContext().job
+ * val (left, right) = pool.awaitJoin({ searchLeft { job.isActive } }, { searchRight { job.isActive } })
+ * ```
+ * In a coroutine, both halves run on the pool and the coroutine suspends until both are done:
+ * ```
  * val mid = data.size / 2
  * val (left, right) = pool.awaitJoin({ data.sum(0, mid) }, { data.sum(mid, data.size) })
  * val total = left + right
  * ```
  *
  * After the pool was shut down, a call (from outside it, or from a coroutine still running on it) starts nothing
- * and cancels the calling coroutine, as a dispatch to a closed pool does: it throws a [kotlinx.coroutines.CancellationException] whose cause is the
- * pool's [RejectedExecutionException].
+ * and cancels the calling coroutine, as a dispatch to a closed pool does: it throws a [CancellationException]
+ * whose cause is the pool's [RejectedExecutionException].
  */
 public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
     Requirements.requireKotlin() // the stdlib that compiled suspend code here calls into
-    val join = SuspendedJoin(a, b)
-    try {
-        suspendCoroutine<Unit> { continuation -> join.start(this, continuation) }
-    } catch (e: RejectedExecutionException) {
-        throw ClosedPool.rejectedWait(this, coroutineContext, e)
-    }
+    val join = SuspendedJoin(this, a, b)
+    awaitJobs(this, join)
     return join.outcome()
 }
 
@@ -55,18 +54,22 @@ public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, 
  *
  * Called on one of this pool's workers, [body] runs right here; anywhere else, it runs as a job on this pool.
  * Failures: as [ForagePool.scope] (the first failure is rethrown after every job finished, later ones
- * suppressed; a failing job does not cancel its siblings). Cancellation: as [awaitJoin], the scope always waits
- * for its jobs, then throws the coroutine's cancellation instead of returning the result.
+ * suppressed; a failing job does not cancel its siblings).
+ *
+ * Cancellation: cancelling the coroutine [cancels][Scope.cancel] the scope. Jobs (and the body) that have not
+ * started never run, and `spawn` queues nothing more. Jobs already running are not interrupted; they can stop
+ * early by checking [Scope.isCancelled]. As [awaitJoin], the call returns only after the jobs that started have
+ * ended, then throws the coroutine's [CancellationException] (or the first failure, which wins).
  * ```
  * val squares = IntArray(n)
  * pool.awaitScope { s ->
- *     for (i in 0 until n) s.spawn { -> squares[i] = i * i }
+ *     for (i in 0 until n) s.spawn { squares[i] = i * i }
  * }
  * ```
- * (`Scope.spawn` takes a `Runnable` or a `ScopeTask`; write `{ -> ... }` for a plain job and `{ inner -> ... }` for
- * one that spawns more, or Kotlin cannot choose.)
+ * A job that spawns more takes the scope as its parameter (the [Scope.spawn] extension of this package), or
+ * simply uses the outer one:
  * ```
- * pool.awaitScope { s -> s.spawn { inner -> inner.spawn { -> leaf() } } }
+ * pool.awaitScope { s -> s.spawn { inner -> inner.spawn { leaf() } } }
  * ```
  *
  * After the pool was shut down, a call (from outside it, or from a coroutine still on it) starts nothing and
@@ -75,44 +78,58 @@ public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, 
 public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     Requirements.requireKotlin() // the stdlib that compiled suspend code here calls into
     val scope = SuspendedScope(this, body)
-    try {
-        suspendCoroutine<Unit> { continuation -> scope.start(continuation) }
-    } catch (e: RejectedExecutionException) {
-        throw ClosedPool.rejectedWait(this, coroutineContext, e)
-    }
+    awaitJobs(this, scope)
     return scope.outcome()
 }
 
 /**
- * The state of one [awaitJoin]: the results are written by the jobs before they count themselves out, and read
- * after the resume. The last of the two jobs to finish resumes the coroutine: an intercepted continuation, so
- * exactly one dispatch, never a wake-everyone; if both finished before the coroutine finished suspending,
- * `suspendCoroutine` returns at once and nothing is dispatched.
+ * Spawns a job that receives this scope, so that it can spawn more: `s.spawn { inner -> inner.spawn { leaf() } }`.
+ * A plain job needs no parameter: `s.spawn { work() }` is [Scope.spawn] (`Runnable`). Java's `spawn(ScopeTask...)`
+ * takes no trailing lambda, so without this function Kotlin would need `s.spawn({ inner -> ... })`.
+ *
+ * @throws IllegalStateException if the scope already ended
  */
-private class SuspendedJoin<A, B>(private val a: () -> A, private val b: () -> B) {
+public fun Scope.spawn(task: (Scope) -> Unit) {
+    spawn(ScopeTask { scope -> task(scope) })
+}
+
+/** [JobsWait.await], with the pool's refusal turned into the caller's cancellation. */
+private suspend fun awaitJobs(pool: ForagePool, wait: JobsWait) {
+    try {
+        wait.await()
+    } catch (e: RejectedExecutionException) {
+        throw ClosedPool.rejectedWait(pool, coroutineContext, e)
+    } catch (e: CancellationException) {
+        wait.failure()?.let { throw it } // a job's failure wins over the cancellation, as in withContext
+        throw e
+    }
+}
+
+/**
+ * The state of one [awaitJoin]: the results are written by the jobs before they count themselves out, and read
+ * after the resume. A half that starts after [cancelJobs] skips its function and only counts itself out.
+ */
+private class SuspendedJoin<A, B>(
+    private val pool: ForagePool,
+    private val a: () -> A,
+    private val b: () -> B,
+) : JobsWait() {
     private var resultA: A? = null
     private var resultB: B? = null
     private var failureA: Throwable? = null
     private var failureB: Throwable? = null
     private val running = AtomicInteger(2)
-    private lateinit var continuation: Continuation<Unit>
+    @Volatile
+    private var cancelled = false
 
-    fun start(pool: ForagePool, continuation: Continuation<Unit>) {
-        this.continuation = continuation
-        val jobB = Runnable {
-            runB()
-            countOut()
-        }
+    override fun start() {
+        val jobB = Half(this, first = false)
         if (pool.isCurrentThreadWorker) {
             pool.execute(jobB) // our own deque; refused after shutdown, as from outside: nothing started yet
-            runA()
-            countOut()
+            Half(this, first = true).run()
             return
         }
-        pool.execute(Runnable { // throws RejectedExecutionException after shutdown: nothing started yet
-            runA()
-            countOut()
-        })
+        pool.execute(Half(this, first = true)) // throws RejectedExecutionException after shutdown: nothing started
         try {
             pool.execute(jobB)
         } catch (e: RejectedExecutionException) {
@@ -122,63 +139,91 @@ private class SuspendedJoin<A, B>(private val a: () -> A, private val b: () -> B
         }
     }
 
+    override fun cancelJobs() {
+        cancelled = true
+    }
+
+    fun runHalf(first: Boolean) {
+        if (!cancelled) {
+            try {
+                if (first) resultA = a() else resultB = b()
+            } catch (t: Throwable) {
+                if (first) failureA = t else failureB = t
+            }
+        }
+        countOut()
+    }
+
+    fun userTask(first: Boolean): Any = if (first) a else b
+
     private fun countOut() {
         if (running.decrementAndGet() == 0) {
-            // Hazard: the coroutine may run (and drop this object) from here on; nothing follows.
-            continuation.resume(Unit)
+            jobsEnded()
         }
     }
 
-    private fun runA() {
-        try {
-            resultA = a()
-        } catch (t: Throwable) {
-            failureA = t
+    override fun failure(): Throwable? {
+        val fa = failureA
+        val fb = failureB
+        if (fa != null && fb != null && fb !== fa) {
+            fa.addSuppressed(fb)
         }
-    }
-
-    private fun runB() {
-        try {
-            resultB = b()
-        } catch (t: Throwable) {
-            failureB = t
-        }
+        return fa ?: fb
     }
 
     suspend fun outcome(): Pair<A, B> {
-        val fa = failureA
-        val fb = failureB
-        if (fa != null) {
-            if (fb != null && fb !== fa) {
-                fa.addSuppressed(fb)
-            }
-            throw fa
-        }
-        if (fb != null) {
-            throw fb
-        }
+        failure()?.let { throw it }
         coroutineContext.ensureActive()
         @Suppress("UNCHECKED_CAST")
         return Pair(resultA as A, resultB as B)
+    }
+
+    /** One half as a pool job. */
+    private class Half(private val join: SuspendedJoin<*, *>, private val first: Boolean) : Runnable {
+        override fun run() = join.runHalf(first)
+
+        override fun toString(): String = "awaitJoin half ${if (first) "a" else "b"}: ${join.userTask(first)}"
     }
 }
 
 /**
  * The state of one [awaitScope], over [ForagePool.scopeAsync]: the listener, called once by whoever finished
- * last, records the outcome and resumes the coroutine.
+ * last, records the outcome and resumes the coroutine. Cancellation reaches the Java [Scope] once the body has
+ * it; a body that has not started yet sees [cancelled] and skips.
  */
-private class SuspendedScope<T>(private val pool: ForagePool, private val body: (Scope) -> T) {
+private class SuspendedScope<T>(private val pool: ForagePool, private val body: (Scope) -> T) : JobsWait() {
     private var result: T? = null
     private var failure: Throwable? = null
+    @Volatile
+    private var cancelled = false
+    @Volatile
+    private var scope: Scope? = null
 
-    fun start(continuation: Continuation<Unit>) {
-        pool.scopeAsync(ScopeBody { scope -> body(scope) }) { value, error ->
+    override fun start() {
+        pool.scopeAsync(ScopeBody { s -> runBody(s) }) { value, error ->
             result = value
             failure = error
-            // Hazard: the coroutine may run (and drop this object) from here on; nothing follows.
-            continuation.resume(Unit)
+            jobsEnded()
         }
     }
+
+    private fun runBody(s: Scope): T? {
+        // Mirrors cancelJobs(): we publish the scope, then read the flag; it writes the flag, then reads the
+        // scope. At least one of us sees the other, so the scope is cancelled whichever came first.
+        scope = s
+        if (cancelled) {
+            s.cancel()
+            return null
+        }
+        return body(s)
+    }
+
+    override fun cancelJobs() {
+        cancelled = true
+        scope?.cancel()
+    }
+
+    override fun failure(): Throwable? = failure
 
     suspend fun outcome(): T {
         failure?.let { throw it }

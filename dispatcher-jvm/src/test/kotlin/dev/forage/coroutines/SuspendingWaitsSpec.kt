@@ -2,15 +2,21 @@ package dev.forage.coroutines
 
 import dev.forage.ForagePool
 import io.kotest.assertions.throwables.shouldThrow
+import io.kotest.assertions.withClue
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.collections.shouldContainExactly
 import io.kotest.matchers.shouldBe
 import io.kotest.matchers.string.shouldStartWith
 import io.kotest.matchers.types.shouldBeSameInstanceAs
 import java.util.concurrent.CountDownLatch
+import java.util.concurrent.Executors
 import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicInteger
 import java.util.concurrent.atomic.AtomicIntegerArray
+import java.util.concurrent.atomic.AtomicReference
+import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.Dispatchers
+import kotlinx.coroutines.asCoroutineDispatcher
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
 import kotlinx.coroutines.launch
@@ -182,6 +188,151 @@ class SuspendingWaitsSpec : FunSpec({
                     returned.get() shouldBe false
                     coroutine.isCancelled shouldBe true
                 }
+            }
+        }
+    }
+
+    test("cancelled: jobs not started never run, and the caller resumes only after the running job ended") {
+        // One worker: the first job to start blocks it, so every other job is still queued when the caller is
+        // cancelled. The caller runs on a one-thread executor of its own: whatever resumption the cancellation
+        // dispatched has run before a marker task queued after it, so "not completed" below is not a race.
+        testDispatcher(1, "cancel-queued").use { d ->
+            val callerThread = Executors.newSingleThreadExecutor()
+            try {
+                val caller = callerThread.asCoroutineDispatcher()
+                withWatchdog {
+                    for (useJoin in listOf(false, true)) {
+                        val started = CountDownLatch(1)
+                        val release = CountDownLatch(1)
+                        val first = AtomicBoolean()
+                        val longEnded = AtomicBoolean()
+                        val queuedRan = AtomicInteger()
+                        val seenOnResume = AtomicReference<String>()
+                        val job: () -> Unit = {
+                            if (first.compareAndSet(false, true)) {
+                                started.countDown()
+                                release.await()
+                                longEnded.set(true)
+                            } else {
+                                queuedRan.incrementAndGet()
+                            }
+                        }
+                        val coroutine = launch(caller) {
+                            try {
+                                if (useJoin) {
+                                    d.pool.awaitJoin(job, job)
+                                } else {
+                                    d.pool.awaitScope { s -> repeat(10) { s.spawn(job) } }
+                                }
+                                seenOnResume.set("returned")
+                            } catch (e: CancellationException) {
+                                seenOnResume.set("cancelled, long job ended: ${longEnded.get()}")
+                                throw e
+                            }
+                        }
+                        started.await()
+                        coroutine.cancel()
+                        callerThread.submit { }.get()
+                        withClue("useJoin=$useJoin: the caller must wait for the job that is running") {
+                            coroutine.isCompleted shouldBe false
+                            seenOnResume.get() shouldBe null
+                        }
+                        release.countDown()
+                        coroutine.join()
+                        withClue("useJoin=$useJoin") {
+                            seenOnResume.get() shouldBe "cancelled, long job ended: true"
+                            queuedRan.get() shouldBe 0
+                            coroutine.isCancelled shouldBe true
+                        }
+                    }
+                }
+            } finally {
+                callerThread.shutdown()
+            }
+        }
+    }
+
+    test("cancelled before the pool reached them: awaitScope's body and awaitJoin's halves never run") {
+        testDispatcher(1, "cancel-unstarted").use { d ->
+            withWatchdog {
+                for (useJoin in listOf(false, true)) {
+                    val busy = CountDownLatch(1)
+                    val release = CountDownLatch(1)
+                    d.pool.execute { busy.countDown(); release.await() } // the only worker is taken
+                    busy.await()
+                    val ran = AtomicInteger()
+                    val submitted = CountDownLatch(1)
+                    val coroutine = launch(Dispatchers.IO) {
+                        submitted.countDown()
+                        if (useJoin) {
+                            d.pool.awaitJoin({ ran.incrementAndGet() }, { ran.incrementAndGet() })
+                        } else {
+                            d.pool.awaitScope { s -> ran.incrementAndGet(); s.spawn { ran.incrementAndGet() } }
+                        }
+                    }
+                    submitted.await()
+                    pollUntil("the wait's jobs queued on the pool") { d.pool.statistics().queuedJobs() > 0 }
+                    coroutine.cancel()
+                    release.countDown()
+                    coroutine.join()
+                    withClue("useJoin=$useJoin") {
+                        coroutine.isCancelled shouldBe true
+                        ran.get() shouldBe 0
+                    }
+                }
+            }
+        }
+    }
+
+    test("cancelled while a on the calling worker runs: b never runs and the caller gets CancellationException") {
+        testDispatcher(1, "cancel-on-worker").use { d ->
+            withWatchdog {
+                val aStarted = CountDownLatch(1)
+                val release = CountDownLatch(1)
+                val bRan = AtomicBoolean()
+                val outcome = AtomicReference<Throwable>()
+                val coroutine = launch(d) {
+                    try {
+                        d.pool.awaitJoin({ aStarted.countDown(); release.await() }, { bRan.set(true) })
+                    } catch (e: Throwable) {
+                        outcome.set(e)
+                        throw e
+                    }
+                }
+                aStarted.await()
+                coroutine.cancel()
+                release.countDown()
+                coroutine.join()
+                (outcome.get() is CancellationException) shouldBe true
+                bRan.get() shouldBe false
+            }
+        }
+    }
+
+    test("a job's failure wins over the cancellation") {
+        testDispatcher(1, "cancel-failure").use { d ->
+            withWatchdog {
+                val started = CountDownLatch(1)
+                val release = CountDownLatch(1)
+                val outcome = AtomicReference<Throwable>()
+                val coroutine = launch(Dispatchers.IO) {
+                    try {
+                        d.pool.awaitScope { s ->
+                            s.spawn {
+                                started.countDown()
+                                release.await()
+                                throw IllegalStateException("failed while cancelled")
+                            }
+                        }
+                    } catch (e: Throwable) {
+                        outcome.set(e)
+                    }
+                }
+                started.await()
+                coroutine.cancel()
+                release.countDown()
+                coroutine.join()
+                outcome.get().message shouldBe "failed while cancelled"
             }
         }
     }
