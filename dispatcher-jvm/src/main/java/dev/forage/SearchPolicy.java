@@ -336,8 +336,8 @@ abstract class SearchPolicyState extends LeadingPad {
     /** Set by {@code executeFair} and the fairness check: the next top-level local take is the deque's oldest job. */
     boolean takeOldestNext;
     /**
-     * Counts this worker's failed idle search rounds ({@code SearchPolicy.holdOff}); a lone job is stolen only when it was already there in an earlier
-     * round ({@code SearchPolicy.passOver}).
+     * Counts this worker's failed idle search rounds ({@code SearchPolicy.holdOff}); a lone job is stolen only
+     * when it was already there in an earlier round ({@code SearchPolicy.passOver}).
      */
     int searchRound;
     /** Set when the last search left a lone job to its owner: the next round must come without sleeping. */

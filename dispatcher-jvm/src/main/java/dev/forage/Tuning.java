@@ -50,7 +50,7 @@ final class Tuning {
         return values[tunable.ordinal()];
     }
 
-    /** The value of {@code tunable}, for those whose range fits an {@code int} (all but none today). */
+    /** The value of {@code tunable} as an {@code int}: every tunable's range fits one. */
     int getInt(Tunable tunable) {
         return (int) values[tunable.ordinal()];
     }

@@ -28,8 +28,8 @@ abstract class WorkerOwnerState extends LeadingPad {
     boolean timeJobs;
     /**
      * How many jobs this worker's thread is running, one inside another: 0 in the top-level loop, 1 in a job
-     * taken there, more in a job run by a wait that helps. Picks the take rule ({@code SearchPolicy.takeLocalJob}) and
-     * bounds helping ({@link Tunable#MAX_HELP_DEPTH}).
+     * taken there, more in a job run by a wait that helps. Picks the take rule
+     * ({@code SearchPolicy.takeLocalJob}) and bounds helping ({@link Tunable#MAX_HELP_DEPTH}).
      */
     int jobDepth;
     /**
