@@ -233,11 +233,14 @@ class SuspendingWaitsSpec : FunSpec({
                         started.await()
                         coroutine.cancel()
                         callerThread.submit { }.get()
-                        withClue("useJoin=$useJoin: the caller must wait for the job that is running") {
-                            coroutine.isCompleted shouldBe false
-                            seenOnResume.get() shouldBe null
+                        try {
+                            withClue("useJoin=$useJoin: the caller must wait for the job that is running") {
+                                coroutine.isCompleted shouldBe false
+                                seenOnResume.get() shouldBe null
+                            }
+                        } finally {
+                            release.countDown() // a failure must not leave the pool's only worker blocked
                         }
-                        release.countDown()
                         coroutine.join()
                         withClue("useJoin=$useJoin") {
                             seenOnResume.get() shouldBe "cancelled, long job ended: true"
