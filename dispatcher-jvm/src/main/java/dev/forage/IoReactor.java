@@ -32,8 +32,7 @@ final class IoReactor {
 
     private final String poolName;
     private final int index;
-    /** The pool's {@link Tunable#IO_CLOSED_CHECK_MILLIS}: how often pending waits look for channels closed elsewhere. */
-    private final long closedCheckMillis;
+    private final long closedCheckMillis; // the pool's Tunable.IO_CLOSED_CHECK_MILLIS
     /** Where a listener's exception goes (the pool's handler); null in the stress tests, which have no pool. */
     private final Thread.UncaughtExceptionHandler listenerErrors;
     final Selector selector;
@@ -107,8 +106,7 @@ final class IoReactor {
     void select(long nanos) {
         long millis = nanos == Parker.FOREVER ? 0L : (nanos + MILLI - 1) / MILLI;
         if (!waiting.isEmpty()) {
-            long cap = closedCheckMillis;
-            millis = millis == 0L ? cap : Math.min(millis, cap);
+            millis = millis == 0L ? closedCheckMillis : Math.min(millis, closedCheckMillis);
         }
         try {
             if (millis == 0L) {
