@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Loads the same HTTP/1.1 service on three backends with wrk, over loopback, alternating the backends in one run:
+# Loads the same HTTP/1.1 service on several backends with wrk, over loopback, alternating the backends in one run:
 #   forage-io         Forage IO workers: one pool for accept, IO and compute
-#   selector+default  a selector thread handing readiness to Dispatchers.Default (the conventional shape)
-#   ktor-cio          Ktor's CIO engine, the handler's CPU work on Dispatchers.Default
+#   netty-epoll       Netty's event loops on its native epoll transport (the anchor)
+#   netty-nio         Netty's event loops on the JDK's NIO selector
+#   ktor-cio          Ktor's CIO engine, default configuration
+#   selector+default  a selector thread handing readiness to Dispatchers.Default (not in the default list)
 # Each backend runs in a JVM of its own (its CPU time is the server's alone). Per round and backend: a warm-up,
 # requests/s at saturation, p50/p99 latency at a fixed moderate rate, and the server's CPU per request at a fixed
-# low rate. Then the medians over the rounds and the ratios. Bounded: every wrk run has a duration.
+# low rate. Then the medians over the rounds and the ratios to the best Netty transport. Bounded: every wrk run
+# has a duration.
 #
-# Usage (from anywhere): samples/http-io/bench.sh [rounds]        (default 3 rounds; about 2 minutes per round)
-# Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers; default: the machine's processors), ROUNDS_HASH
-# (SHA-256 rounds per request, default 20).
+# Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 50 s per backend and round)
+# Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers and Netty event loops; default: the machine's
+# processors), ROUNDS_HASH (SHA-256 rounds per request, default 20), BACKENDS (space-separated, default
+# "forage-io netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write docs/results/http-io.tsv, from which
+# the docs' IO tables are generated: see docs/benchmarks.md, "Where the numbers come from").
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -76,37 +81,56 @@ run_backend() {
 }
 
 : > "$OUT/results.txt"
+START_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
+START_LOAD="$(uptime | sed 's/.*load average: //; s/,.*//')"
 echo "start: $(uptime)"
-echo "$(nproc) processors; Forage IO workers: $THREADS; SHA-256 rounds per request: $HASH_ROUNDS; $ROUNDS rounds"
+echo "$(nproc) processors; Forage IO workers and Netty event loops: $THREADS; SHA-256 rounds per request: $HASH_ROUNDS; $ROUNDS rounds"
 echo "saturation: $SAT_CONNS connections ${SAT_S}s; moderate: $MOD_CONNS connections, ${MOD_DELAY_MS} ms pause, ${MOD_S}s;" \
     "low: $LOW_CONNS connections, ${LOW_DELAY_MS} ms pause, ${LOW_S}s"
-echo "round backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps"
-ORDER=(forage-io selector+default ktor-cio)
+COLUMNS_LINE="round backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps"
+echo "$COLUMNS_LINE"
+read -r -a ORDER <<< "${BACKENDS:-forage-io netty-epoll netty-nio ktor-cio}"
 for r in $(seq "$ROUNDS"); do
-    if (( r % 2 == 0 )); then list=("${ORDER[2]}" "${ORDER[1]}" "${ORDER[0]}"); else list=("${ORDER[@]}"); fi
+    list=("${ORDER[@]}")
+    if (( r % 2 == 0 )); then # every other round in reverse order, so drift of the machine hits all backends alike
+        list=(); for (( i = ${#ORDER[@]} - 1; i >= 0; i-- )); do list+=("${ORDER[i]}"); done
+    fi
     for b in "${list[@]}"; do run_backend "$b" "$r"; done
 done
+END_UPTIME="$(uptime)"
+echo "end: $END_UPTIME"
 
-echo "end: $(uptime)"
+# The console summary: medians over the rounds per backend. The docs' tables (ratios to the best Netty transport)
+# are generated from the results file by the benchmarks module, not from this summary.
 echo
-echo "Medians over $ROUNDS rounds (ratio: forage-io / other; requests/s higher is better, the rest lower):"
+echo "Medians over $ROUNDS rounds (requests/s higher is better, the rest lower):"
 awk '
 function median(arr, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (arr[j] < arr[i]) { t = arr[i]; arr[i] = arr[j]; arr[j] = t }
     return (n % 2) ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2 }
-{ k = $2; n[k]++; sat[k, n[k]] = $3; p50[k, n[k]] = $4; p99[k, n[k]] = $5; cpu[k, n[k]] = $7; lr[k, n[k]] = $8; mr[k, n[k]] = $6 }
+{ k = $2; if (!(k in n)) order[++names] = k; n[k]++; sat[k, n[k]] = $3; p50[k, n[k]] = $4; p99[k, n[k]] = $5; cpu[k, n[k]] = $7 }
 END {
-    split("forage-io selector+default ktor-cio", names, " ")
-    for (i = 1; i <= 3; i++) { k = names[i]; m = n[k]
-        for (j = 1; j <= m; j++) { a[j] = sat[k, j] } S[k] = median(a, m)
-        for (j = 1; j <= m; j++) { a[j] = p50[k, j] } P5[k] = median(a, m)
-        for (j = 1; j <= m; j++) { a[j] = p99[k, j] } P9[k] = median(a, m)
-        for (j = 1; j <= m; j++) { a[j] = cpu[k, j] } C[k] = median(a, m)
-        for (j = 1; j <= m; j++) { a[j] = mr[k, j] } MR[k] = median(a, m)
-        for (j = 1; j <= m; j++) { a[j] = lr[k, j] } LR[k] = median(a, m) }
-    printf "| backend | requests/s at saturation | p50 at ~%d req/s (µs) | p99 (µs) | CPU per request at ~%d req/s (µs) |\n", MR["forage-io"], LR["forage-io"]
-    printf "| --- | --- | --- | --- | --- |\n"
-    for (i = 1; i <= 3; i++) { k = names[i]; printf "| %s | %d | %d | %d | %d |\n", k, S[k], P5[k], P9[k], C[k] }
-    f = "forage-io"
-    for (i = 2; i <= 3; i++) { k = names[i]
-        printf "| forage-io / %s | %.2f | %.2f | %.2f | %.2f |\n", k, S[f] / S[k], P5[f] / P5[k], P9[f] / P9[k], C[f] / C[k] } }
-' "$OUT/results.txt" | tee "$OUT/table.md"
+    printf "%-18s %12s %10s %10s %14s\n", "backend", "sat req/s", "p50 us", "p99 us", "CPU us/req"
+    for (i = 1; i <= names; i++) { k = order[i]; m = n[k]
+        for (j = 1; j <= m; j++) { a[j] = sat[k, j] } S = median(a, m)
+        for (j = 1; j <= m; j++) { a[j] = p50[k, j] } P5 = median(a, m)
+        for (j = 1; j <= m; j++) { a[j] = p99[k, j] } P9 = median(a, m)
+        for (j = 1; j <= m; j++) { a[j] = cpu[k, j] } C = median(a, m)
+        printf "%-18s %12d %10d %10d %14d\n", k, S, P5, P9, C } }
+' "$OUT/results.txt" | tee "$OUT/table.txt"
+
+if [[ "${WRITE_RESULTS:-0}" == 1 ]]; then
+    RESULTS_FILE="docs/results/http-io.tsv"
+    mkdir -p "$(dirname "$RESULTS_FILE")"
+    {
+        echo "# Written by samples/http-io/bench.sh (WRITE_RESULTS=1); the docs' IO tables are generated from it."
+        echo "command	WRITE_RESULTS=1 ${MVN_FLAGS:+MVN_FLAGS=$MVN_FLAGS }samples/http-io/bench.sh $ROUNDS"
+        echo "date	$START_DATE"
+        echo "jdk	$(java -version 2>&1 | head -1 | sed 's/^[a-z]* version //; s/"//g') ($(java -version 2>&1 | sed -n 2p))"
+        echo "wrk	$(wrk -v 2>&1 | head -1 | awk '{ print $1, $2 }')"
+        echo "machine	$(nproc) processors; $THREADS Forage IO workers and Netty event loops; load average $START_LOAD at the start, $(echo "$END_UPTIME" | sed 's/.*load average: //; s/,.*//') at the end"
+        echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections for ${SAT_S} s after a ${WARM_S} s warm-up; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, ${MOD_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, ${LOW_S} s"
+        echo "columns	$COLUMNS_LINE"
+        sed 's/ /\t/g' "$OUT/results.txt"
+    } > "$RESULTS_FILE"
+    echo "written: $RESULTS_FILE"
+fi

@@ -38,6 +38,12 @@ public final class Compare {
     static final String RESULTS_END = "<!-- compare:results:end -->";
     static final String SCENARIOS_BEGIN = "<!-- compare:scenarios:begin -->";
     static final String SCENARIOS_END = "<!-- compare:scenarios:end -->";
+    /** The run's whole report, beside the results page: the results file the docs' quoted numbers are checked against. */
+    static final String RESULTS_FILE = "results/compare.md";
+    static final String RESULTS_FILE_HEAD = "# Comparison run: the record\n\n"
+            + "Written by the comparison runner (`--write-docs`) with docs/benchmarks.md; not edited by hand. The "
+            + "numbers that README.md and the docs quote are checked against this file by `DocNumbersTest` "
+            + "(benchmarks module).\n\n";
     static final String WAKEUP_PNG = "wakeup-latency.png";
     static final String LOWLOAD_PNG = "lowload-cpu.png";
 
@@ -304,9 +310,20 @@ public final class Compare {
             Files.copy(new File(outDir, c).toPath(), new File(dir, name).toPath(), StandardCopyOption.REPLACE_EXISTING);
             docCharts.add(name);
         }
-        String md = Report.markdown(profiles, o.scenarios, o.subjects, header, docCharts);
+        // The whole report (goals, run details) is the run's record, in the results file; the page shows the
+        // table and the charts and links to it. Quotes of its numbers elsewhere are checked against that file.
+        File resultsFile = new File(dir, RESULTS_FILE);
+        Files.createDirectories(resultsFile.getParentFile().toPath());
+        Files.writeString(resultsFile.toPath(), RESULTS_FILE_HEAD
+                + Report.markdown(profiles, o.scenarios, o.subjects, header, List.of()), StandardCharsets.UTF_8);
+        StringBuilder md = new StringBuilder(Report.summary(profiles, o.scenarios, o.subjects, header));
+        md.append("\nThe goals of each row, judged on this run, and each fork's warm-up and pool counters: [")
+                .append(RESULTS_FILE).append("](").append(RESULTS_FILE).append(").\n");
+        for (String c : docCharts) {
+            md.append("\n![").append(c).append("](").append(c).append(")\n");
+        }
         String text = Files.readString(docs.toPath(), StandardCharsets.UTF_8);
-        text = replaceBetween(text, RESULTS_BEGIN, RESULTS_END, md);
+        text = replaceBetween(text, RESULTS_BEGIN, RESULTS_END, md.toString());
         // Every scenario, not only this run's: the list documents what the runner can measure.
         text = replaceBetween(text, SCENARIOS_BEGIN, SCENARIOS_END, Report.scenarioList(Scenarios.ALL));
         Files.writeString(docs.toPath(), text, StandardCharsets.UTF_8);

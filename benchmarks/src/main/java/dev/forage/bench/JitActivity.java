@@ -16,7 +16,7 @@ import java.util.Iterator;
  * throws the whole inlined tree back to the interpreter and recompiles it. In fork-join fib that went on for 2 to
  * 4 s, and on two cores a compiler thread at work takes one of the two CPUs from the pool: whether a fork was
  * timed before or after its last big compilation decided a 2.0 or a 4.9 ms median ({@code docs/benchmarks.md},
- * "How it measures").
+ * "Method").
  *
  * <p>What it reads: the CPU time of the JVM's compiler threads ({@code C1 CompilerThread*},
  * {@code C2 CompilerThread*}) from Linux's per-thread accounting, {@code /proc/self/task/<tid>/stat}, in clock

@@ -21,7 +21,8 @@ final class Options {
             "  --jvm PATH           the java executable for the measuring JVMs (default: this JVM's)",
             "  --jvm-args \"...\"     extra flags for the measuring JVMs",
             "  --out DIR            where results.md, the charts and the logs go (default: benchmarks/target/compare)",
-            "  --write-docs         also write the results and charts into docs/benchmarks.md (between its markers)",
+            "  --write-docs         also write the table and charts into docs/benchmarks.md (between its markers)",
+            "                       and the whole report into results/compare.md beside it",
             "  --docs FILE          the results page to write (default: docs/benchmarks.md of this checkout)",
             "  --list               list scenarios and subjects, then exit",
             "  --help               this text");

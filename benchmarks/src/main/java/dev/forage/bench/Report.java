@@ -51,20 +51,7 @@ public final class Report {
      */
     public static String markdown(List<Profile> profiles, List<Scenario> scenarios, List<Subject> subjects,
             Header header, List<String> charts) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("Command: `").append(header.command).append("`  \n");
-        sb.append("Date: ").append(header.date).append("; ").append(header.budget).append("  \n");
-        sb.append("Machine: ").append(header.machine).append("; JVM: ").append(header.jvm).append("\n\n");
-
-        sb.append("Each cell: the median over every measured iteration of every fork, (in brackets) the spread "
-                + "across forks: the lowest and the highest of the per-fork medians, and ×: the ratio of the median "
-                + "to the best anchor's (the best non-Forage subject) of the row. Lower is better everywhere. "
-                + "–: the subject cannot run the scenario.");
-        if (profiles.size() > 1) {
-            sb.append(" Each row is measured in every profile of the header, in the same rounds of fresh JVMs.");
-        }
-        sb.append("\n\n");
-        sb.append(resultsTable(profiles, scenarios, subjects));
+        StringBuilder sb = new StringBuilder(summary(profiles, scenarios, subjects, header));
 
         boolean anyVerdict = false;
         for (Profile p : profiles) {
@@ -108,6 +95,29 @@ public final class Report {
                 sb.append("![").append(c).append("](").append(c).append(")\n\n");
             }
         }
+        return sb.toString();
+    }
+
+    /**
+     * The header (command, date, machine, JVM) and the results table, without the goals and the run details: the
+     * part of a run that docs/benchmarks.md shows; {@link #markdown} adds the rest for the run's results file.
+     */
+    public static String summary(List<Profile> profiles, List<Scenario> scenarios, List<Subject> subjects,
+            Header header) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Command: `").append(header.command).append("`  \n");
+        sb.append("Date: ").append(header.date).append("; ").append(header.budget).append("  \n");
+        sb.append("Machine: ").append(header.machine).append("; JVM: ").append(header.jvm).append("\n\n");
+
+        sb.append("Each cell: the median over every measured iteration of every fork, (in brackets) the spread "
+                + "across forks: the lowest and the highest of the per-fork medians, and ×: the ratio of the median "
+                + "to the best anchor's (the best non-Forage subject) of the row. Lower is better everywhere. "
+                + "–: the subject cannot run the scenario.");
+        if (profiles.size() > 1) {
+            sb.append(" Each row is measured in every profile of the header, in the same rounds of fresh JVMs.");
+        }
+        sb.append("\n\n");
+        sb.append(resultsTable(profiles, scenarios, subjects));
         return sb.toString();
     }
 

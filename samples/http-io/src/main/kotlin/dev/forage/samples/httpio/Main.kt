@@ -1,8 +1,10 @@
 package dev.forage.samples.httpio
 
-/** The three backends by the names that bench.sh and the tests use. */
+/** The backends by the names that bench.sh and the tests use. */
 enum class Backend(val label: String) {
     FORAGE_IO("forage-io"),
+    NETTY_EPOLL("netty-epoll"),
+    NETTY_NIO("netty-nio"),
     SELECTOR_DEFAULT("selector+default"),
     KTOR_CIO("ktor-cio");
 
@@ -11,6 +13,8 @@ enum class Backend(val label: String) {
         FORAGE_IO -> ForageIoDriver(threads).let { driver ->
         NioHttpServer(driver, port).let { RunningServer(it.port, it, driver::statistics) }
     }
+        NETTY_EPOLL -> NettyBackend(NettyBackend.Transport.EPOLL, port, threads).let { RunningServer(it.port, it) }
+        NETTY_NIO -> NettyBackend(NettyBackend.Transport.NIO, port, threads).let { RunningServer(it.port, it) }
         SELECTOR_DEFAULT -> NioHttpServer(SelectorThreadDriver(), port).let { RunningServer(it.port, it) }
         KTOR_CIO -> KtorBackend(port).let { RunningServer(it.port, it) }
     }
@@ -32,11 +36,11 @@ class RunningServer(
 
 /**
  * `java ... dev.forage.samples.httpio.MainKt <backend> <port> [threads]`: serves until killed. Prints `listening
- * on <port>` once ready. Threads: Forage's IO workers (default: available processors); the other backends size
- * their own pools.
+ * on <port>` once ready. Threads: Forage's IO workers and Netty's event loops (default: available processors); the
+ * other backends size their own pools.
  */
 fun main(args: Array<String>) {
-    require(args.size in 2..3) { "usage: <forage-io|selector+default|ktor-cio> <port> [threads]" }
+    require(args.size in 2..3) { "usage: <${Backend.entries.joinToString("|") { it.label }}> <port> [threads]" }
     val backend = Backend.of(args[0])
     val threads = args.getOrNull(2)?.toInt() ?: Runtime.getRuntime().availableProcessors()
     val server = backend.start(args[1].toInt(), threads)

@@ -1,0 +1,169 @@
+package dev.forage.bench.docs;
+
+import dev.forage.bench.Metric;
+import dev.forage.bench.Scenario;
+import dev.forage.bench.Stats;
+import dev.forage.bench.Subject;
+import dev.forage.bench.Subjects;
+import dev.forage.bench.scenario.Scenarios;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The results table of the comparison runner's record (docs/results/compare.md, written by {@code --write-docs}),
+ * read back cell by cell, as printed: the numbers the docs quote are these strings.
+ */
+final class CompareRecord {
+    /** One printed cell: the median, the spread across forks, the ratio to the row's best anchor. */
+    static final class Cell {
+        final String median;
+        final String min;
+        final String max;
+        final String ratio;
+
+        Cell(String median, String min, String max, String ratio) {
+            this.median = median;
+            this.min = min;
+            this.max = max;
+            this.ratio = ratio;
+        }
+    }
+
+    /** {@code **2.25** (2.13–2.81) ×0.850}, the bold and the ratio optional. */
+    private static final Pattern CELL = Pattern.compile(
+            "\\**([0-9.]+)\\** \\(([0-9.]+)–([0-9.]+)\\)(?: ×([0-9.]+))?");
+
+    private final Map<String, Cell> cells = new HashMap<>();
+    private final String header;
+
+    private CompareRecord(String header) {
+        this.header = header;
+    }
+
+    private static String key(String scenario, String profile, String metric, String subject) {
+        return scenario + ' ' + profile + ' ' + metric + ' ' + subject;
+    }
+
+    static CompareRecord parse(String markdown) {
+        String[] lines = markdown.split("\n");
+        List<Subject> columns = null;
+        StringBuilder header = new StringBuilder();
+        CompareRecord record = null;
+        for (String line : lines) {
+            if (line.startsWith("Command: ") || line.startsWith("Date: ") || line.startsWith("Machine: ")) {
+                header.append(line.trim()).append('\n');
+            }
+            if (line.startsWith("| scenario | profile | metric |")) {
+                columns = new java.util.ArrayList<>();
+                String[] h = split(line);
+                for (int i = 3; i < h.length; i++) {
+                    columns.add(subjectByLabel(h[i]));
+                }
+                record = new CompareRecord(header.toString());
+                continue;
+            }
+            if (columns == null || !line.startsWith("| ") || line.startsWith("| ---")) {
+                if (columns != null && !line.startsWith("|")) {
+                    break; // the first table ends; the goals table follows
+                }
+                continue;
+            }
+            String[] c = split(line);
+            Scenario sc = scenarioByTitle(c[0]);
+            Metric m = metricByLabel(sc, c[2]);
+            for (int i = 0; i < columns.size(); i++) {
+                Matcher x = CELL.matcher(c[3 + i]);
+                if (x.matches()) {
+                    record.cells.put(key(sc.id(), c[1], m.id(), columns.get(i).id()),
+                            new Cell(x.group(1), x.group(2), x.group(3), x.group(4)));
+                }
+            }
+        }
+        if (record == null || record.cells.isEmpty()) {
+            throw new IllegalArgumentException("no results table (| scenario | profile | metric | ...) in the record");
+        }
+        return record;
+    }
+
+    /** The record's Command, Date and Machine lines. */
+    String header() {
+        return header;
+    }
+
+    Cell cell(String scenario, String profile, String metric, String subject) {
+        Cell c = cells.get(key(scenario, profile, metric, subject));
+        if (c == null) {
+            throw new IllegalArgumentException("the record has no cell for " + key(scenario, profile, metric, subject)
+                    + " (scenario and subject ids as in `--list`, profile full or short, metric ids as in the "
+                    + "scenario classes: time, cpu, p50, p99)");
+        }
+        return c;
+    }
+
+    /**
+     * The value a key names. {@code field}: median, min, max, ratio (to the row's best anchor, as printed), or
+     * {@code /SUBJECT}: the ratio of the two printed medians.
+     */
+    String value(String scenario, String profile, String metric, String subject, String field) {
+        Cell c = cell(scenario, profile, metric, subject);
+        switch (field) {
+            case "median":
+                return c.median;
+            case "min":
+                return c.min;
+            case "max":
+                return c.max;
+            case "ratio":
+                if (c.ratio == null) {
+                    throw new IllegalArgumentException("no ratio printed for " + key(scenario, profile, metric, subject));
+                }
+                return c.ratio;
+            default:
+                if (field.startsWith("/")) {
+                    Cell other = cell(scenario, profile, metric, field.substring(1));
+                    return Stats.format(Double.parseDouble(c.median) / Double.parseDouble(other.median));
+                }
+                throw new IllegalArgumentException("unknown field " + field + "; allowed: median, min, max, ratio, /SUBJECT");
+        }
+    }
+
+    static String[] split(String row) {
+        String inner = row.trim();
+        inner = inner.substring(1, inner.length() - 1);
+        String[] parts = inner.split("\\|");
+        for (int i = 0; i < parts.length; i++) {
+            parts[i] = parts[i].trim();
+        }
+        return parts;
+    }
+
+    private static Subject subjectByLabel(String label) {
+        for (Subject s : Subjects.ALL) {
+            if (s.label().equals(label)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown subject column " + label);
+    }
+
+    private static Scenario scenarioByTitle(String title) {
+        for (Scenario s : Scenarios.ALL) {
+            if (s.title().equals(title)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown scenario row " + title);
+    }
+
+    private static Metric metricByLabel(Scenario sc, String labelAndUnit) {
+        for (Metric m : sc.metrics()) {
+            if ((m.label() + ", " + m.unit()).equals(labelAndUnit)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown metric " + labelAndUnit + " of " + sc.id());
+    }
+}
