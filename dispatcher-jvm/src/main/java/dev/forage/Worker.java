@@ -68,7 +68,8 @@ final class Worker extends WorkerPad1 {
         this.deque = new WorkDeque(registry.queueCapacity);
         this.io = registry.io;
         Tuning tuning = registry.tuning;
-        this.ioPollInterval = tuning.getInt(Tunable.IO_POLL_INTERVAL);
+        // Without IO workers there is no selector to look at: the countdown practically never reaches the empty poll.
+        this.ioPollInterval = io.hasIoWorkers() ? tuning.getInt(Tunable.IO_POLL_INTERVAL) : Integer.MAX_VALUE;
         this.untilIoPoll = ioPollInterval;
         this.sleep = registry.sleep;
         this.timers = registry.timers;

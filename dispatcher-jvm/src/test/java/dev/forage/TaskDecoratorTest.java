@@ -102,7 +102,7 @@ class TaskDecoratorTest {
     void structuredWorkInsideAJobIsNotDecoratedAgain() throws Exception {
         Carrying decorator = new Carrying();
         try (ForagePool pool = pool(2, decorator)) {
-            assertEquals(55L, (long) pool.install(() -> fib(pool, 10)), "fib(10) by join");
+            assertEquals(55L, (long) pool.install(() -> JoinTest.fib(pool, 10)), "fib(10) by join");
             assertEquals(1, decorator.decorations.get(), "the install from outside, not its 88 join halves");
 
             AtomicInteger spawned = new AtomicInteger();
@@ -116,7 +116,7 @@ class TaskDecoratorTest {
             assertEquals(2, decorator.decorations.get(), "the scope from outside, not its 40 spawns");
 
             CompletableFuture<Long> inside = new CompletableFuture<>();
-            pool.execute(() -> inside.complete(pool.install(() -> fib(pool, 8))));
+            pool.execute(() -> inside.complete(pool.install(() -> JoinTest.fib(pool, 8))));
             assertEquals(21L, (long) inside.get(30, TimeUnit.SECONDS));
             assertEquals(3, decorator.decorations.get(), "the execute; an install on a worker runs inline");
 
@@ -125,14 +125,6 @@ class TaskDecoratorTest {
             nested.get(30, TimeUnit.SECONDS);
             assertEquals(5, decorator.decorations.get(), "a task submitted by a task is a submission too");
         }
-    }
-
-    private static long fib(ForagePool pool, int n) {
-        if (n < 2) {
-            return n;
-        }
-        JoinResult<Long, Long> r = pool.join(() -> fib(pool, n - 1), () -> fib(pool, n - 2));
-        return r.first() + r.second();
     }
 
     @Test
