@@ -5,7 +5,7 @@ package dev.forage;
  * {@link CountLatch} whose inner latch is this object, so the last job to finish calls the listener. Nobody waits
  * on this latch, so {@link #probe()} only serves the latch contract.
  */
-final class AsyncScope<T> extends Scope.Member implements Latch {
+final class AsyncScope<T> extends Scope.Member implements Latch, TaskWrapper {
     private final ScopeBody<T> body;
     private final ScopeListener<? super T> listener;
     private volatile boolean ended;
@@ -24,6 +24,11 @@ final class AsyncScope<T> extends Scope.Member implements Latch {
     @Override
     void body() {
         result = body.run(scope);
+    }
+
+    @Override
+    public Object wrappedTask() {
+        return body;
     }
 
     /** The last count was released: the scope has ended. The listener is called once, even on a retry. */

@@ -75,14 +75,9 @@ final class CallerRunner implements Runner, PendingJobs {
 
     /** From a thread that is not driving this pool: queues {@code op} and drives until it is done. */
     @Override
-    public <T> T inWorkerOutside(final WorkerOp<T> op) {
+    public <T> T inWorkerOutside(Object task, WorkerOp<T> op) {
         SpinLatch latch = newLatch(worker);
-        StackJob<T> job = new StackJob<>(new Computation<T>() {
-            @Override
-            public T compute() {
-                return op.run(worker);
-            }
-        }, latch);
+        StackJob<T> job = new StackJob<>(new OutsideCall<>(op, task, worker), latch);
         registry.inject(job);
         driveUntil(latch, Worker.NO_DEADLINE);
         return job.resultOrThrow();

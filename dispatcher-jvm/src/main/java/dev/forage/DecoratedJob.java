@@ -5,7 +5,7 @@ package dev.forage;
  * runnable and remembers the task as submitted, which {@link ForagePool#shutdownNow()} hands back (an executor over
  * the pool recognises its own tasks there) and which messages name.
  */
-final class DecoratedJob implements Runnable {
+final class DecoratedJob implements Runnable, TaskWrapper {
     final Runnable task;
     private final Runnable decorated;
 
@@ -38,6 +38,12 @@ final class DecoratedJob implements Runnable {
     @Override
     public void run() {
         decorated.run();
+    }
+
+    /** The task as submitted, not the decorator's runnable: that is what the user wrote. */
+    @Override
+    public Object wrappedTask() {
+        return task;
     }
 
     @Override

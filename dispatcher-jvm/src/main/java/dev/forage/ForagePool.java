@@ -364,13 +364,13 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.join: both computations must be non-null (a="
                     + a + ", b=" + b + ")");
         }
-        // Registry.inWorker's decision, with the worker case written out: join is the fork-join hot path, and
-        // going through inWorker would allocate the operation object on every call.
+        // Rayon's in_worker, with the worker case first: join is the fork-join hot path, and only a call from
+        // outside allocates the operation object.
         Worker w = registry.currentWorker();
         if (w != null) {
             return Join.onWorker(w, a, b);
         }
-        return outside(new Runner.WorkerOp<JoinResult<A, B>>() {
+        return outside(a, new Runner.WorkerOp<JoinResult<A, B>>() {
             @Override
             public JoinResult<A, B> run(Worker worker) {
                 return Join.onWorker(worker, a, b);
@@ -394,7 +394,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (w != null) {
             return scopeOnWorker(w, body);
         }
-        return outside(new Runner.WorkerOp<T>() {
+        return outside(body, new Runner.WorkerOp<T>() {
             @Override
             public T run(Worker worker) {
                 return scopeOnWorker(worker, body);
@@ -470,7 +470,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (registry.currentWorker() != null) {
             return computation.compute();
         }
-        return outside(new Runner.WorkerOp<T>() {
+        return outside(computation, new Runner.WorkerOp<T>() {
             @Override
             public T run(Worker worker) {
                 return computation.compute();
@@ -482,8 +482,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * A structured call from a thread that is not one of this pool's workers: the operation runs on a worker (or,
      * on a single-threaded pool, on the caller) inside the task decorator, captured here.
      */
-    private <T> T outside(Runner.WorkerOp<T> op) {
-        return registry.runner.inWorkerOutside(DecoratedOp.of(op, decorator, registry.name));
+    private <T> T outside(Object task, Runner.WorkerOp<T> op) {
+        return registry.runner.inWorkerOutside(task, DecoratedOp.of(op, decorator, registry.name));
     }
 
     /**

@@ -13,9 +13,9 @@ import java.util.concurrent.locks.LockSupport;
  * runner that gives the workers threads. {@link ForagePool} and every other face are thin layers over it.
  *
  * <p>Which pool is the caller on? {@link #currentWorker()} answers that once, for every entry point; an entry
- * point that must run on a worker goes through {@link #inWorker}, Rayon's {@code in_worker}: inline on one of
- * our workers, else the runner's {@code in_worker_cold} (a plain thread blocks) or {@code in_worker_cross}
- * (another pool's worker keeps working while it waits).
+ * point that must run on a worker does what Rayon's {@code in_worker} does: runs inline on one of our workers,
+ * else goes through {@link Runner#inWorkerOutside}, the runner's {@code in_worker_cold} (a plain thread blocks)
+ * or {@code in_worker_cross} (another pool's worker keeps working while it waits).
  */
 final class Registry implements PoolProbe, LatchWaker {
     final String name;
@@ -102,12 +102,6 @@ final class Registry implements PoolProbe, LatchWaker {
     Worker currentWorker() {
         Worker w = Worker.current();
         return w != null && w.registry == this ? w : null;
-    }
-
-    /** Runs {@code op} on a worker of this pool: inline if the caller is one, else through the runner. */
-    <T> T inWorker(Runner.WorkerOp<T> op) {
-        Worker w = currentWorker();
-        return w != null ? op.run(w) : runner.inWorkerOutside(op);
     }
 
     /** Called under the compensation's lock, before an extra slot's thread runs. */

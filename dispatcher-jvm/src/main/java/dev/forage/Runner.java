@@ -28,9 +28,10 @@ interface Runner {
 
     /**
      * The calling thread is not one of this pool's workers: runs {@code op} on one and returns its result (Rayon's
-     * {@code in_worker_cold} from a plain thread, {@code in_worker_cross} from another pool's worker).
+     * {@code in_worker_cold} from a plain thread, {@code in_worker_cross} from another pool's worker). {@code task}
+     * is the user's object behind {@code op}, which diagnostics name ({@link TaskWrapper}).
      */
-    <T> T inWorkerOutside(WorkerOp<T> op);
+    <T> T inWorkerOutside(Object task, WorkerOp<T> op);
 
     /** A new latch owned by {@code owner}, for a wait inside the pool ({@code ForageLatch}, {@code scope}). */
     SpinLatch newLatch(Worker owner);

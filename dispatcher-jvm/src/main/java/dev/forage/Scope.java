@@ -154,7 +154,7 @@ public final class Scope {
     }
 
     /** A spawned job: runs, records a failure, and counts itself out of the scope. */
-    static final class ScopeJob extends Member {
+    static final class ScopeJob extends Member implements TaskWrapper {
         private final ScopeTask task;
         private final Runnable job;
 
@@ -171,6 +171,11 @@ public final class Scope {
             } else {
                 job.run();
             }
+        }
+
+        @Override
+        public Object wrappedTask() {
+            return task != null ? task : job;
         }
 
         @Override

@@ -4,7 +4,7 @@ package dev.forage;
  * A computation whose result and failure are kept for the one thread that waits for it on {@link #latch}
  * (Rayon's {@code StackJob}): the second half of a {@code join}, or the body of an {@code install}.
  */
-final class StackJob<T> extends WaitedJob {
+final class StackJob<T> extends WaitedJob implements TaskWrapper {
     private final Computation<T> computation;
     final Latch latch;
     // Plain fields: written before latch.set() (a volatile write) and read after latch.probe() saw SET, or
@@ -64,6 +64,11 @@ final class StackJob<T> extends WaitedJob {
             throw Sneaky.rethrow(failure);
         }
         return result;
+    }
+
+    @Override
+    public Object wrappedTask() {
+        return computation;
     }
 
     @Override

@@ -167,13 +167,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     }
 
     @Override
-    public <T> T inWorkerOutside(final WorkerOp<T> op) {
-        Computation<T> onWorker = new Computation<T>() {
-            @Override
-            public T compute() {
-                return op.run(Worker.current());
-            }
-        };
+    public <T> T inWorkerOutside(Object task, WorkerOp<T> op) {
+        Computation<T> onWorker = new OutsideCall<>(op, task, null);
         Worker other = Worker.current();
         if (other != null) {
             // in_worker_cross: a worker of another pool owns the latch and keeps working in its own pool.

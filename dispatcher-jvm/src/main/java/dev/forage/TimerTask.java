@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * A job that becomes runnable at a deadline. When due it is moved to the pool's injector and runs as an
  * ordinary injected job. Not part of Forage's API; users see it as a {@code dev.forage.TimerHandle}.
  */
-class TimerTask implements Runnable {
+class TimerTask implements Runnable, TaskWrapper {
     static final int PENDING = 0;
     static final int FIRED = 1;
     static final int CANCELLED = 2;
@@ -30,6 +30,11 @@ class TimerTask implements Runnable {
 
     public final long deadlineNanos() {
         return deadlineNanos;
+    }
+
+    @Override
+    public final Object wrappedTask() {
+        return job;
     }
 
     /** Runs the job. Called by a worker once the timer fired. */

@@ -51,7 +51,10 @@ final class JfrPoolEvents extends PoolEvents {
         if (event.isEnabled()) {
             event.pool = pool;
             event.workerIndex = workerIndex;
-            event.jobClass = job.getClass().getName();
+            TaskName name = TaskName.of(job);
+            event.jobClass = name.jobClass;
+            event.coroutineName = name.coroutineName;
+            event.wrapperClass = name.wrapperClass;
             event.jobDuration = nanos;
             event.commit();
         }

@@ -27,8 +27,18 @@ public final class LongJobEvent extends Event {
     public int workerIndex;
 
     @Label("Job Class")
-    @Description("The class of the job's Runnable (for a lambda, the class the JVM generated for it)")
+    @Description("The user's code: the class of the task inside Forage's wrappers (for a lambda, the class the JVM"
+            + " generated for it); for a coroutine, the class of its innermost suspended frame outside kotlinx")
     public String jobClass;
+
+    @Label("Coroutine Name")
+    @Description("The coroutine's CoroutineName, if the job resumed a coroutine that has one")
+    public String coroutineName;
+
+    @Label("Wrapper Class")
+    @Description("The class of the job the pool ran, when it wrapped the user's code (a join half, a submitted"
+            + " future, a coroutine resumption); empty for a plain Runnable")
+    public String wrapperClass;
 
     @Label("Job Duration")
     @Timespan(Timespan.NANOSECONDS)

@@ -27,6 +27,8 @@ internal class ResumeTimer(
         continuation.cancel(cause)
     }
 
+    override fun wrappedTask(): Any = continuation
+
     override fun toString(): String = "ResumeTimer[$continuation]"
 }
 
@@ -43,6 +45,8 @@ internal class TimeoutTimer(
     override fun onClosed(cause: CancellationException) {
         context.cancel(cause)
     }
+
+    override fun wrappedTask(): Any = block
 
     override fun toString(): String = "TimeoutTimer[$block]"
 }

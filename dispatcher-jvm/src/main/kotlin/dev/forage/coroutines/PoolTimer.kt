@@ -1,6 +1,7 @@
 package dev.forage.coroutines
 
 import dev.forage.ForagePool
+import dev.forage.TaskWrapper
 import dev.forage.TimerHandle
 import java.util.concurrent.RejectedExecutionException
 import java.util.concurrent.TimeUnit
@@ -20,7 +21,8 @@ import kotlinx.coroutines.DisposableHandle
  * [pending] is the dispatcher's set of pending timers, or null for a dispatcher that cannot be closed (nothing to
  * close early, so nothing is tracked).
  */
-internal abstract class PoolTimer(private val pending: MutableSet<PoolTimer>?) : Runnable, DisposableHandle {
+internal abstract class PoolTimer(private val pending: MutableSet<PoolTimer>?) :
+    Runnable, DisposableHandle, TaskWrapper {
     private val state = AtomicInteger(PENDING)
 
     @Volatile

@@ -6,6 +6,7 @@ import dev.forage.ForagePool
 import dev.forage.Scope
 import dev.forage.ScopeBody
 import dev.forage.ScopeTask
+import dev.forage.TaskWrapper
 import java.util.concurrent.RejectedExecutionException
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.coroutines.coroutineContext
@@ -179,8 +180,10 @@ private class SuspendedJoin<A, B>(
     }
 
     /** One half as a pool job. */
-    private class Half(private val join: SuspendedJoin<*, *>, private val first: Boolean) : Runnable {
+    private class Half(private val join: SuspendedJoin<*, *>, private val first: Boolean) : Runnable, TaskWrapper {
         override fun run() = join.runHalf(first)
+
+        override fun wrappedTask(): Any = join.userTask(first)
 
         override fun toString(): String = "awaitJoin half ${if (first) "a" else "b"}: ${join.userTask(first)}"
     }
@@ -191,7 +194,8 @@ private class SuspendedJoin<A, B>(
  * last, records the outcome and resumes the coroutine. Cancellation reaches the Java [Scope] once the body has
  * it; a body that has not started yet sees [cancelled] and skips.
  */
-private class SuspendedScope<T>(private val pool: ForagePool, private val body: (Scope) -> T) : JobsWait() {
+private class SuspendedScope<T>(private val pool: ForagePool, private val body: (Scope) -> T) :
+    JobsWait(), ScopeBody<T?>, TaskWrapper {
     private var result: T? = null
     private var failure: Throwable? = null
     @Volatile
@@ -200,14 +204,15 @@ private class SuspendedScope<T>(private val pool: ForagePool, private val body: 
     private var scope: Scope? = null
 
     override fun start() {
-        pool.scopeAsync(ScopeBody { s -> runBody(s) }) { value, error ->
+        pool.scopeAsync(this) { value, error ->
             result = value
             failure = error
             jobsEnded()
         }
     }
 
-    private fun runBody(s: Scope): T? {
+    /** The scope's body as the pool runs it. */
+    override fun run(s: Scope): T? {
         // Mirrors cancelJobs(): we publish the scope, then read the flag; it writes the flag, then reads the
         // scope. At least one of us sees the other, so the scope is cancelled whichever came first.
         scope = s
@@ -222,6 +227,8 @@ private class SuspendedScope<T>(private val pool: ForagePool, private val body: 
         cancelled = true
         scope?.cancel()
     }
+
+    override fun wrappedTask(): Any = body
 
     override fun failure(): Throwable? = failure
 

@@ -1,5 +1,6 @@
 package dev.forage.interop;
 
+import dev.forage.TaskWrapper;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
@@ -10,20 +11,32 @@ import java.util.function.Supplier;
  * (exactly what {@code CompletableFuture.supplyAsync} stores, so {@code join()} and {@code get()} report it
  * the same way). Skips the supplier if the future was completed (for example cancelled) before it ran.
  */
-final class AsyncSupply<T> implements Runnable {
+final class AsyncSupply<T> implements Runnable, TaskWrapper {
     private CompletableFuture<T> future;
     private Supplier<? extends T> supplier;
+    /** The class of the user's supplier or action, for diagnostics: the job drops the supplier when it runs. */
+    private final Class<?> userClass;
 
-    AsyncSupply(CompletableFuture<T> future, Supplier<? extends T> supplier) {
+    private AsyncSupply(CompletableFuture<T> future, Supplier<? extends T> supplier, Class<?> userClass) {
         this.future = future;
         this.supplier = supplier;
+        this.userClass = userClass;
+    }
+
+    AsyncSupply(CompletableFuture<T> future, Supplier<? extends T> supplier) {
+        this(future, supplier, supplier.getClass());
     }
 
     static AsyncSupply<Void> of(CompletableFuture<Void> future, final Runnable action) {
         return new AsyncSupply<>(future, () -> {
             action.run();
             return null;
-        });
+        }, action.getClass());
+    }
+
+    @Override
+    public Object wrappedTask() {
+        return userClass;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.forage.interop;
 
+import dev.forage.TaskWrapper;
 import dev.forage.TimerHandle;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
@@ -13,7 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  *
  * <p>A periodic task gets a new dispatch for every period.
  */
-final class Dispatch implements Runnable {
+final class Dispatch implements Runnable, TaskWrapper {
     private static final AtomicIntegerFieldUpdater<Dispatch> CLAIMED =
             AtomicIntegerFieldUpdater.newUpdater(Dispatch.class, "claimed");
 
@@ -123,6 +124,11 @@ final class Dispatch implements Runnable {
     /** What {@code shutdownNow} reports for a withdrawn dispatch: the user's runnable, or the future. */
     Runnable reported() {
         return task != null ? task : command;
+    }
+
+    @Override
+    public Object wrappedTask() {
+        return reported();
     }
 
     boolean isPeriodic() {

@@ -1,5 +1,6 @@
 package dev.forage.interop;
 
+import dev.forage.TaskWrapper;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -14,20 +15,32 @@ import java.util.concurrent.TimeoutException;
  * <p>An owning executor hands the task itself to the pool (the pool calls {@link #run()}); a view wraps it in a
  * {@link Dispatch} first (which calls {@link #runDispatched()}), so that it can count and withdraw it.
  */
-class SubmittedTask<V> extends FutureTask<V> {
+class SubmittedTask<V> extends FutureTask<V> implements TaskWrapper {
     /** The dispatch that currently carries this task to the pool (the latest one for a periodic task). */
     volatile Dispatch current;
     /** Workers helping in {@code get} (other threads block in FutureTask.get); released when done. */
     private final LatchStack waiters = new LatchStack();
     /** The thread running this task, while it does. Guarded by {@code this}. */
     private Thread runner;
+    /**
+     * The class of the user's callable or runnable, for diagnostics ({@link TaskWrapper}): {@link FutureTask}
+     * keeps the callable only until it ran (and a runnable only inside an adapter).
+     */
+    private final Class<?> userClass;
 
     SubmittedTask(Callable<V> callable) {
         super(callable);
+        this.userClass = callable.getClass();
     }
 
     SubmittedTask(Runnable runnable, V result) {
         super(runnable, result);
+        this.userClass = runnable.getClass();
+    }
+
+    @Override
+    public final Object wrappedTask() {
+        return userClass;
     }
 
     /** Runs the task for its dispatch (the pool-side run through a {@link Dispatch}). */
