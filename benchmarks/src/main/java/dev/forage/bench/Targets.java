@@ -82,7 +82,7 @@ public final class Targets {
                     out.add(idle(data, sc, forage, subjects));
                     break;
                 case WAKEUP:
-                    if (sc.id().equals("wakeup-outside")) {
+                    if (sc.id().equals("wakeup-outside") || sc.id().equals("wakeup-periodic")) {
                         out.add(versusSubject(data, sc, "p50", forage, subjects, "forkjoin", 1.0));
                         out.add(versusBest(data, sc, "p99", forage, subjects, 1.2));
                     } else {

@@ -22,7 +22,8 @@ public final class Scenarios {
             new ForkJoinFib(),
             CoroutineScenarios.fib(),
             CoroutineScenarios.launches(),
-            new OutsideSubmit(),
+            new OutsideSubmit(false),
+            new OutsideSubmit(true),
             CoroutineScenarios.pingPong(),
             CoroutineScenarios.chain(),
             new ChainedExecute(),
@@ -33,7 +34,8 @@ public final class Scenarios {
             new LowLoadCpu(TimeUnit.MICROSECONDS.toNanos(100), 8),
             new IdleCpu(),
             new WakeupLatency(false),
-            new WakeupLatency(true));
+            new WakeupLatency(true),
+            new PeriodicWakeup());
 
     public static Scenario byId(String id) {
         for (Scenario s : ALL) {
