@@ -98,7 +98,7 @@ final class Invocations {
                 if (outcome.result.isDone()) {
                     break; // a winner already: no need to start the rest
                 }
-                futures.add(executor.dispatch(new SubmittedTask<>(outcome.track(task))));
+                futures.add(executor.dispatch(new SubmittedTask<>(outcome.track(task), task.getClass())));
             }
             if (!Waiting.await(outcome.decided, timeoutNanos)) {
                 throw new TimeoutException("invokeAny on the " + executor.who() + ": no task succeeded within "

@@ -33,6 +33,12 @@ class SubmittedTask<V> extends FutureTask<V> implements TaskWrapper {
         this.userClass = callable.getClass();
     }
 
+    /** A task that runs {@code callable} on behalf of a user's task of class {@code userClass} (an adapter). */
+    SubmittedTask(Callable<V> callable, Class<?> userClass) {
+        super(callable);
+        this.userClass = userClass;
+    }
+
     SubmittedTask(Runnable runnable, V result) {
         super(runnable, result);
         this.userClass = runnable.getClass();

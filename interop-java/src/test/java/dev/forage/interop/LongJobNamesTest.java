@@ -44,6 +44,19 @@ class LongJobNamesTest {
     }
 
     @Test
+    void invokeAnysTaskIsNamedByItsClassNotByTheTrackerAroundIt() throws Exception {
+        ForagePool pool = pool(uniqueName("invoke-any"), 2);
+        ForageExecutorService executor = ForageExecutorService.owning(pool);
+        Callable<String> task = () -> {
+            runLong();
+            return "first";
+        };
+        List<RecordedEvent> events = record(pool, () -> assertEquals("first",
+                executor.invokeAny(java.util.Collections.singletonList(task))));
+        naming(events, task.getClass().getName());
+    }
+
+    @Test
     void aViewsRunnableAndSubmittedRunnableAreNamedByTheirClasses() throws Exception {
         ForagePool pool = pool(uniqueName("view"), 2);
         ForageExecutorService view = ForageExecutorService.viewOf(pool);
