@@ -75,7 +75,9 @@ final class Registry implements PoolProbe, LatchWaker {
         this.coreWorkers = core;
         this.slotsInUse = core;
         this.blocking = new BlockingExecutor(this, maxBlocking);
-        this.io = ioWorkers ? new SelectorIo(name, core, tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS), uncaughtHandler()) : new NoIo(name);
+        this.io = ioWorkers
+                ? new SelectorIo(name, core, tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS), uncaughtHandler())
+                : new NoIo(name);
         Parker[] parkers = io.parkers(core + extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
         this.sleep = settings.sleepProtocol.create(tuning, parkers, core, settings.spinForWorkNanos, this);
@@ -134,9 +136,10 @@ final class Registry implements PoolProbe, LatchWaker {
 
     /**
      * Runs {@code job} on this pool: from one of our workers, where the runner puts it ({@link Runner#submit}),
-     * else injected. After shutdown it is refused from every thread, our workers included (as {@code ThreadPoolExecutor} refuses its tasks' own
-     * submissions): a job that submits itself again, or a coroutine that yields in a loop, ends with the pool
-     * instead of keeping it alive ({@code docs/lifecycle.md}, "What shutdown refuses").
+     * else injected. After shutdown it is refused from every thread, our workers included (as
+     * {@code ThreadPoolExecutor} refuses its tasks' own submissions): a job that submits itself again, or a
+     * coroutine that yields in a loop, ends with the pool instead of keeping it alive ({@code docs/lifecycle.md},
+     * "What shutdown refuses").
      */
     void execute(Runnable job) {
         Worker w = currentWorker();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.Fib;
 import dev.forage.testing.Watchdog;
 import java.io.IOException;
 import java.time.Duration;
@@ -213,18 +214,11 @@ class BlockingSectionTest {
             }
             assertTrue(entered.await(LIMIT.getSeconds(), TimeUnit.SECONDS));
             // Both core workers are blocked: the whole tree runs on the stand-ins.
-            assertEquals(6765L, (long) pool.install(() -> fib(pool, 20)));
+            assertEquals(6765L, (long) pool.install(() -> Fib.join(pool, 20)));
             gate.countDown();
         }
     }
 
-    private static long fib(ForagePool pool, int n) {
-        if (n < 2) {
-            return n;
-        }
-        JoinResult<Long, Long> r = pool.join(() -> fib(pool, n - 1), () -> fib(pool, n - 2));
-        return r.first() + r.second();
-    }
 
     @Test
     void shutdownWaitsForBlockedWorkAndEndsEveryThread() throws Exception {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.Fib;
 import dev.forage.testing.Watchdog;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,13 +21,6 @@ class JoinTest {
         }
     }
 
-    static long fib(ForagePool pool, int n) {
-        if (n < 2) {
-            return n;
-        }
-        JoinResult<Long, Long> r = pool.join(() -> fib(pool, n - 1), () -> fib(pool, n - 2));
-        return r.first() + r.second();
-    }
 
     @ParameterizedTest(name = "{0} threads")
     @ValueSource(ints = {1, 4})
@@ -35,8 +29,8 @@ class JoinTest {
             JoinResult<String, Integer> outside = pool.join(() -> "left", () -> 2);
             assertEquals("left", outside.first());
             assertEquals(2, outside.second());
-            assertEquals(6765L, pool.install(() -> fib(pool, 20)));
-            assertEquals(6765L, fib(pool, 20), "every level of a join from outside enters the pool");
+            assertEquals(6765L, pool.install(() -> Fib.join(pool, 20)));
+            assertEquals(6765L, Fib.join(pool, 20), "every level of a join from outside enters the pool");
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.Fib;
 import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -114,7 +115,7 @@ class SingleThreadedPoolTest {
                 JoinResult<Thread, Thread> threads = pool.join(Thread::currentThread, Thread::currentThread);
                 assertSame(caller, threads.first());
                 assertSame(caller, threads.second());
-                assertEquals(6765L, (long) pool.install(() -> fib(pool, 20)));
+                assertEquals(6765L, (long) pool.install(() -> Fib.join(pool, 20)));
 
                 List<Integer> spawned = new ArrayList<>();
                 int r = pool.scope(s -> {
@@ -135,13 +136,6 @@ class SingleThreadedPoolTest {
         });
     }
 
-    private static long fib(ForagePool pool, int n) {
-        if (n < 2) {
-            return n;
-        }
-        JoinResult<Long, Long> r = pool.join(() -> fib(pool, n - 1), () -> fib(pool, n - 2));
-        return r.first() + r.second();
-    }
 
     @Test
     void aForageLatchAwaitedInsideRunsTheQueueUntilItIsSet() throws Throwable {

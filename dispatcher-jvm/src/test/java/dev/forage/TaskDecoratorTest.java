@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.coroutines.ForageDispatcher;
+import dev.forage.testing.Fib;
 import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -102,7 +103,7 @@ class TaskDecoratorTest {
     void structuredWorkInsideAJobIsNotDecoratedAgain() throws Exception {
         Carrying decorator = new Carrying();
         try (ForagePool pool = pool(2, decorator)) {
-            assertEquals(55L, (long) pool.install(() -> JoinTest.fib(pool, 10)), "fib(10) by join");
+            assertEquals(55L, (long) pool.install(() -> Fib.join(pool, 10)), "fib(10) by join");
             assertEquals(1, decorator.decorations.get(), "the install from outside, not its 88 join halves");
 
             AtomicInteger spawned = new AtomicInteger();
@@ -116,7 +117,7 @@ class TaskDecoratorTest {
             assertEquals(2, decorator.decorations.get(), "the scope from outside, not its 40 spawns");
 
             CompletableFuture<Long> inside = new CompletableFuture<>();
-            pool.execute(() -> inside.complete(pool.install(() -> JoinTest.fib(pool, 8))));
+            pool.execute(() -> inside.complete(pool.install(() -> Fib.join(pool, 8))));
             assertEquals(21L, (long) inside.get(30, TimeUnit.SECONDS));
             assertEquals(3, decorator.decorations.get(), "the execute; an install on a worker runs inline");
 

@@ -28,7 +28,10 @@ import kotlinx.coroutines.suspendCancellableCoroutine
 internal abstract class JobsWait {
     private val waiter = AtomicReference<Any?>(null)
 
-    /** Starts the jobs. May call [jobsEnded] before it returns. Throws [RejectedExecutionException] only if nothing started. */
+    /**
+     * Starts the jobs. May call [jobsEnded] before it returns. Throws [RejectedExecutionException] only if nothing
+     * started.
+     */
     protected abstract fun start()
 
     /** Cancellation: jobs that have not started must not start. Any thread; must not throw. */

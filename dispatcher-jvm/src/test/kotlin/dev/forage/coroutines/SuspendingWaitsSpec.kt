@@ -1,6 +1,6 @@
 package dev.forage.coroutines
 
-import dev.forage.ForagePool
+import dev.forage.testing.Fib
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.assertions.withClue
 import io.kotest.core.spec.style.FunSpec
@@ -22,13 +22,6 @@ import kotlinx.coroutines.awaitAll
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.withContext
 
-/** Fibonacci with the pool's blocking join (the caller helps while it waits). */
-private fun fib(pool: ForagePool, n: Int): Long {
-    if (n < 2) return n.toLong()
-    val r = pool.join({ fib(pool, n - 1) }, { fib(pool, n - 2) })
-    return r.first() + r.second()
-}
-
 class SuspendingWaitsSpec : FunSpec({
     test("awaitJoin on a worker runs a on the caller and b on the pool, and returns both") {
         testDispatcher(2, "join").use { d ->
@@ -38,7 +31,7 @@ class SuspendingWaitsSpec : FunSpec({
                     val (a, b) = d.pool.awaitJoin({ Thread.currentThread() }, { Thread.currentThread().name })
                     a shouldBeSameInstanceAs caller
                     b shouldStartWith "join-worker-"
-                    d.pool.awaitJoin({ fib(d.pool, 20) }, { "x" }) shouldBe (6765L to "x")
+                    d.pool.awaitJoin({ Fib.join(d.pool, 20) }, { "x" }) shouldBe (6765L to "x")
                 }
             }
         }

@@ -8,6 +8,7 @@ import dev.forage.JoinResult;
 import dev.forage.interop.ForageExecutorService;
 import dev.forage.interop.ForageFuture;
 import dev.forage.interop.ForageFutures;
+import dev.forage.testing.Fib;
 import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,13 +63,6 @@ class VirtualThreadsTest {
         }
     }
 
-    private static long fib(ForagePool pool, int n) {
-        if (n < 2) {
-            return n;
-        }
-        JoinResult<Long, Long> r = pool.join(() -> fib(pool, n - 1), () -> fib(pool, n - 2));
-        return r.first() + r.second();
-    }
 
     @Test
     void tenThousandVirtualThreadsWaitOnThePoolAtOnce() throws Exception {
@@ -87,7 +81,7 @@ class VirtualThreadsTest {
                         virtualCallers.incrementAndGet();
                     }
                     gate.await();
-                    long installed = pool.install(() -> fib(pool, 12));                     // 144
+                    long installed = pool.install(() -> Fib.join(pool, 12));                     // 144
                     JoinResult<Integer, Integer> joined = pool.join(() -> k, () -> 1);      // k, 1
                     ForageFuture<Integer> future = ForageFutures.supplyAsync(() -> k * 2, pool);
                     Future<Integer> submitted = executor.submit(() -> k * 3);
