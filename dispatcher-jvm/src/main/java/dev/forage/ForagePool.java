@@ -406,7 +406,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         SpinLatch done = new SpinLatch(registry, w.index);
         CountLatch count = new CountLatch(done);
         Scope scope = new Scope(registry, count);
-        long floor = w.deque.bottomIndex(); // the jobs the body spawns on this deque sit here and above
+        long floor = w.deque.floorForNewJobs(); // the jobs the body spawns on this deque sit here and above
         T result = null;
         try {
             result = body.run(scope);

@@ -48,6 +48,11 @@ final class SearchPolicy extends SearchPolicyPad {
      */
     private final long[] leftLoneJobIndex;
     private final int[] leftLoneJobRound;
+    /**
+     * Per victim: its next-slot tag when this worker left the lone job ({@link WorkDeque#nextSlotTag}). A job in the
+     * slot keeps its index when the owner takes it and puts another, so the index alone cannot tell them apart.
+     */
+    private final int[] leftLoneJobTag;
 
     /** For {@code owner}, whose registry has sized its worker array; {@code pause}: ended by the owner's latch. */
     SearchPolicy(Worker owner, Registry registry, LatchPause pause) {
@@ -66,6 +71,7 @@ final class SearchPolicy extends SearchPolicyPad {
         this.leftLoneJobIndex = new long[registry.workers.length];
         Arrays.fill(leftLoneJobIndex, -1L);
         this.leftLoneJobRound = new int[registry.workers.length];
+        this.leftLoneJobTag = new int[registry.workers.length];
     }
 
     /**
@@ -285,9 +291,10 @@ final class SearchPolicy extends SearchPolicyPad {
      * has not seen there in an earlier round. Remembers the sighting.
      */
     private boolean passOver(int victim, WorkDeque d) {
+        int tag = d.nextSlotTag();
         long lone = d.loneJobIndex();
         long left = leftLoneJobIndex[victim];
-        if (left >= 0 && lone != left) {
+        if (left >= 0 && (lone != left || tag != leftLoneJobTag[victim])) {
             // The job we left here is gone (its owner popped it: a chain) or has company. Still the oldest of
             // several means its owner pushed more instead of popping it: a producer, beside which the next
             // lone job we leave is followed by a pause (holdOff). One verdict per job left.
@@ -300,7 +307,7 @@ final class SearchPolicy extends SearchPolicyPad {
         if (lone == WorkDeque.SEVERAL_JOBS) {
             return false;
         }
-        if (left == lone && leftLoneJobRound[victim] != searchRound) {
+        if (left == lone && tag == leftLoneJobTag[victim] && leftLoneJobRound[victim] != searchRound) {
             // It waited a whole round: its owner is busy elsewhere, take it. No verdict: a producer slower than
             // our round looks the same as an owner busy with something else. Forgotten, so that the next look
             // does not read this job's absence as its owner's pop.
@@ -308,6 +315,7 @@ final class SearchPolicy extends SearchPolicyPad {
             return false;
         }
         leftLoneJobIndex[victim] = lone;
+        leftLoneJobTag[victim] = tag;
         leftLoneJobRound[victim] = searchRound;
         leftLoneJob = true;
         return true;

@@ -144,10 +144,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         ending.coreWorkersNeverStarted(threads.length() - started);
     }
 
-    /** On the worker's own deque: LIFO for the worker, stealable by the others. */
+    /** In the worker's next slot, ahead of its deque: LIFO for the worker, stealable by the others. */
     @Override
     public void submit(Worker w, Runnable job) {
-        w.push(job);
+        w.pushNext(job);
     }
 
     /**

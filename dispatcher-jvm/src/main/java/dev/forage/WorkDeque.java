@@ -1,8 +1,10 @@
 package dev.forage;
 
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * A Chase-Lev work-stealing deque of jobs. Not part of Forage's API.
@@ -29,6 +31,18 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * </ul>
  * Exactly one of {@code pop} and {@code steal} wins the last job: both must CAS {@code top} from the same
  * value (jcstress {@code DequeLastItemRace}; Lincheck {@code WorkDequeLincheckTest}).
+ *
+ * <p>The next slot (Tokio's LIFO slot, Go's {@code runnext}): {@link #pushNext} puts a job in one field beside
+ * the ring when that field is empty, and the owner's {@link #pop} takes it before anything in the ring. A job
+ * that the running job resumes (a coroutine woken by a channel send) then runs next on the same worker, and the
+ * hand-off costs one volatile store and one CAS instead of the ring's index updates: its push's store and the
+ * pop's store, load and CAS of the last job. The slot is not private: a thief takes its job once no ring job is
+ * older ({@link #steal}), so it is in the queue like any other job, and the sleep protocol's checks see it
+ * ({@link #isEmpty}). The owner's order is then: the slot, then the ring's newest; thieves' order stays the
+ * oldest first. {@link #push} moves the slot's job into the ring before it pushes, so that the pushed job is the
+ * owner's next pop (a join's second half), and {@link #floorForNewJobs} does the same before a scope records
+ * where its own jobs start. Exactly one of the owner and the thieves wins the slot's job: all take it by a CAS to
+ * null, and a job is put in the slot once (jcstress {@code DequeNextSlotRace}).
  *
  * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty,
  * wins its last job, or pushes with {@link #CLEAR_BATCH} consumed slots not yet cleared, so the buffer keeps at
@@ -73,6 +87,22 @@ final class WorkDeque extends WorkDequeOwnerFields {
     static final int CLEAR_BATCH = 32;
     private static final AtomicLongFieldUpdater<WorkDequeTop> TOP =
             AtomicLongFieldUpdater.newUpdater(WorkDequeTop.class, "top");
+    private static final AtomicReferenceFieldUpdater<WorkDequeOwnerFields, Runnable> NEXT =
+            AtomicReferenceFieldUpdater.newUpdater(WorkDequeOwnerFields.class, Runnable.class, "next");
+    private static final AtomicIntegerFieldUpdater<WorkDequeOwnerFields> NEXT_PUTS =
+            AtomicIntegerFieldUpdater.newUpdater(WorkDequeOwnerFields.class, "nextPuts");
+    /** In the next slot while the owner moves the slot's job into the ring ({@code moveNextToRing}). */
+    private static final Runnable MOVING = new Runnable() {
+        @Override
+        public void run() {
+            throw new IllegalStateException("WorkDeque.MOVING is a marker, not a job");
+        }
+
+        @Override
+        public String toString() {
+            return "WorkDeque.MOVING";
+        }
+    };
 
     /** Trailing padding: the owner's fields end a line before whatever the JVM places next. */
     long p20, p21, p22, p23, p24, p25, p26, p27, p28, p29, p2a, p2b, p2c, p2d, p2e, p2f;
@@ -111,15 +141,76 @@ final class WorkDeque extends WorkDequeOwnerFields {
     }
 
     /**
-     * Owner only. Pushes a job at the bottom; returns whether the deque looked empty just before (the sleep
-     * protocol's "queue was empty" signal), from the reads of {@code bottom} and {@code top} the push makes
-     * anyway, so the pusher reads the thief-written {@code top} once per push, not twice.
+     * Owner only. Pushes a job at the bottom of the ring, after moving the job in the next slot, if there is one,
+     * into the ring first, so that the pushed job is the newest and the owner's next pop takes it. Used where that
+     * position matters (a join's second half, a fair yield); returns whether the deque looked empty just before
+     * (the sleep protocol's "queue was empty" signal).
      *
-     * @throws RejectedExecutionException if the deque holds {@link #capacity()} jobs; nothing changed
+     * @throws RejectedExecutionException if the deque holds {@link #capacity()} jobs; nothing was queued
      */
     public boolean push(Runnable job) {
+        if (next != null) {
+            flushNext();
+            pushRing(job, capacity);
+            return false;
+        }
+        return pushRing(job, capacity);
+    }
+
+    /**
+     * Owner only. Puts a job in the next slot if it is empty (Tokio's LIFO slot, Go's {@code runnext}): the owner's
+     * next pop, without the ring's index updates and fences; otherwise pushes it at the bottom of the ring, so a
+     * job put there earlier stays the owner's next (a producer's first child waits in the slot while the others
+     * go where thieves take them). Returns whether the deque looked empty just before.
+     *
+     * @throws RejectedExecutionException if the deque holds {@link #capacity()} jobs; nothing was queued
+     */
+    public boolean pushNext(Runnable job) {
+        if (next != null) {
+            return pushRing(job, capacity - 1);
+        }
+        long queued = bottom - top;
+        if (queued >= capacity) {
+            throw full();
+        }
+        // Before the publication below, so a thief that sees the job sees it: which ring jobs are older (steal).
+        nextFloor = bottom;
+        // Only the owner fills the slot and thieves only empty it, so the null read above stays null until this
+        // store. Volatile: a thief that reads the job sees it whole, and, as push's store of bottom, it orders
+        // the publication before the pusher's read of the sleep counters (StoreLoad; class comment).
+        next = job;
+        // After the publication: a thief that read the old tag and then an empty slot sees a new tag once the
+        // job it missed can matter to it (steal).
+        NEXT_PUTS.lazySet(this, nextPuts + 1);
+        return queued <= 0;
+    }
+
+    /**
+     * Owner only, with a job in the slot: moves it to the bottom of the ring. The slot holds {@link #MOVING}
+     * meanwhile, which thieves read as "retry": the job is in neither place for a moment, and a thief that found
+     * the slot empty then could take a newer job, or report an empty deque, while it is on its way.
+     */
+    private void flushNext() {
+        Runnable old = NEXT.getAndSet(this, MOVING);
+        if (old != null) {
+            pushRing(old, capacity); // null: a thief took it before our swap
+        }
+        next = null;
+    }
+
+    private RejectedExecutionException full() {
+        // The caller names the pool and the worker; nothing was changed.
+        return new RejectedExecutionException("queue capacity exceeded: a worker's deque holds " + capacity
+                + " jobs");
+    }
+
+    /** The Chase-Lev push at the bottom of the ring, refused when it holds {@code limit} jobs. */
+    private boolean pushRing(Runnable job, int limit) {
         long b = bottom;
         long t = top;
+        if (b - t >= limit) {
+            throw full();
+        }
         AtomicReferenceArray<Runnable> a = buffer;
         if (b - t >= a.length()) {
             a = grow(a, t, b);
@@ -134,8 +225,15 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return b - t <= 0;
     }
 
-    /** Owner only. Pops the newest job, or returns {@code null} when the deque is empty. */
+    /**
+     * Owner only. Pops the job in the next slot if there is one, otherwise the newest job of the ring; returns
+     * {@code null} when the deque is empty.
+     */
     public Runnable pop() {
+        Runnable n = next;
+        if (n != null && NEXT.compareAndSet(this, n, null)) {
+            return n; // the owner never sees MOVING: only the owner writes it, and clears it before returning
+        }
         // Fast path for the empty deque, which idle workers pop on every search: reads only, so thieves that
         // probe this deque keep their cached copy of bottom. Sound because only the owner adds jobs: if it
         // sees empty here, no job can appear until it pushes one itself.
@@ -179,17 +277,37 @@ final class WorkDeque extends WorkDequeOwnerFields {
     /**
      * Any thread. Steals the oldest job; returns {@code null} when empty and {@link #RETRY} when it lost a race
      * to another thief or to the owner (the caller may try again or move on).
+     *
+     * <p>The job in the next slot is the oldest once the ring holds no job older than it (none below
+     * {@code nextFloor}). The slot is read first: if it still holds the same job at our CAS, the owner never took
+     * it meanwhile (a job is put in the slot once), so the ring jobs older than it, all below {@code nextFloor}
+     * and gone when we read {@code top}, stayed gone, and the job we take is the oldest at the CAS.
      */
     public Runnable steal() {
+        int tag = nextPuts;
+        Runnable n = next;
         long t = top;
+        if (n != null) {
+            if (n == MOVING) {
+                return RETRY; // the owner is moving the slot's job into the ring: the next try sees it there
+            }
+            if (t >= nextFloor) {
+                return NEXT.compareAndSet(this, n, null) ? n : RETRY;
+            }
+        }
         long b = bottom;
         if (t >= b) {
-            return null;
+            // The ring was empty when we read bottom. Empty only if the slot was too: it is empty now and nobody
+            // put a job there since our first read (the tag), so it was empty all along, or emptied before the
+            // owner took from the ring. Otherwise a job put in the slot after our read could be the only one left.
+            return next == null && nextPuts == tag ? null : RETRY;
         }
         AtomicReferenceArray<Runnable> a = buffer;
         Runnable job = a.get(index(a, t));
-        // A null slot means the owner already cleared it, so top has moved and the CAS would fail anyway.
-        if (job == null || !TOP.compareAndSet(this, t, t + 1)) {
+        // A null slot means the owner already cleared it, so top has moved and the CAS would fail anyway. A job put
+        // in the next slot since our first read may be older than job t (it was put while t was still to come):
+        // retry, and the next try compares the two. One put after this check has its floor at bottom, above t.
+        if (job == null || nextPuts != tag || !TOP.compareAndSet(this, t, t + 1)) {
             return RETRY;
         }
         return job;
@@ -206,14 +324,46 @@ final class WorkDeque extends WorkDequeOwnerFields {
      * deque: {@code top} only grows, and whoever takes the job at index {@code t} moves it past {@code t}.
      */
     public long loneJobIndex() {
+        Runnable slot = next;
         long t = top;
         long n = bottom - t;
-        return n == 1 ? t : n <= 0 ? NO_JOBS : SEVERAL_JOBS;
+        if (slot == null) {
+            return n == 1 ? t : n <= 0 ? NO_JOBS : SEVERAL_JOBS;
+        }
+        // A job in the slot has the index it takes when it moves into the ring: bottom, here equal to top.
+        return n <= 0 && slot != MOVING ? t : SEVERAL_JOBS;
     }
 
-    /** Owner only: one past the index of the newest job ({@code bottom}); the index its next push takes. */
-    long bottomIndex() {
+    /**
+     * Any thread; a snapshot. How many jobs the owner has put in the next slot, modulo 2^32: a lone job in the slot
+     * keeps its index while the owner takes it and puts another, so a thief tells the two apart by this tag.
+     */
+    public int nextSlotTag() {
+        return nextPuts;
+    }
+
+    /**
+     * Owner only: where the jobs pushed from now on go. Moves the slot's job, pushed before, into the ring and
+     * returns {@code bottom}: each job pushed after this call sits in the slot or in the ring at that index or
+     * above, until {@link #popAbove} takes it.
+     */
+    long floorForNewJobs() {
+        if (next != null) {
+            flushNext();
+        }
         return bottom;
+    }
+
+    /**
+     * Owner only: the job in the slot, or the newest job of the ring if it sits at index {@code floor} or above;
+     * null when there is neither ({@link #floorForNewJobs}).
+     */
+    Runnable popAbove(long floor) {
+        Runnable n = next;
+        if (n != null && NEXT.compareAndSet(this, n, null)) {
+            return n;
+        }
+        return bottom > floor ? pop() : null; // the slot is empty now: only the owner fills it
     }
 
     /** Any thread; a snapshot: the index of the oldest job if the deque holds any ({@code top}). */
@@ -223,13 +373,13 @@ final class WorkDeque extends WorkDequeOwnerFields {
 
     /** Any thread; a snapshot that may be stale by the time it returns. */
     public boolean isEmpty() {
-        return bottom - top <= 0;
+        return next == null && bottom - top <= 0;
     }
 
     /** Any thread; a snapshot. */
     public int size() {
-        long n = bottom - top;
-        return n <= 0 ? 0 : (int) Math.min(n, Integer.MAX_VALUE);
+        long n = Math.max(bottom - top, 0L) + (next == null ? 0 : 1);
+        return (int) Math.min(n, Integer.MAX_VALUE);
     }
 
     /** The most jobs this deque holds. */
@@ -237,12 +387,8 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return capacity;
     }
 
+    /** Doubles the ring; the caller made sure it holds fewer than {@link #capacity()} jobs. */
     private AtomicReferenceArray<Runnable> grow(AtomicReferenceArray<Runnable> old, long t, long b) {
-        if (old.length() >= capacity) {
-            // The caller names the pool and the worker; nothing was changed.
-            throw new RejectedExecutionException("queue capacity exceeded: a worker's deque holds " + capacity
-                    + " jobs");
-        }
         AtomicReferenceArray<Runnable> a = new AtomicReferenceArray<>(old.length() << 1);
         for (long i = t; i < b; i++) {
             a.lazySet(index(a, i), old.get(index(old, i)));
@@ -286,6 +432,18 @@ abstract class WorkDequeOwnerFields extends WorkDequePad1 {
     /** One past the newest job; written only by the owner. */
     volatile long bottom;
     volatile AtomicReferenceArray<Runnable> buffer;
+    /**
+     * The next slot: the job the owner put last with {@code pushNext}, newer than every job in the ring; taken by
+     * the owner's next pop, or by a thief while the ring is empty. Written by the owner, emptied by CAS.
+     */
+    volatile Runnable next;
+    /**
+     * Owner-written (an ordered store, no fence) count of jobs put in the slot, modulo 2^32: the slot job's tag
+     * for the lone-job rule, and a thief's check that no job was put there during its steal.
+     */
+    volatile int nextPuts;
+    /** Owner-written: {@code bottom} when the slot's job was put there; ring jobs below it are older. */
+    long nextFloor;
     /** Owner-only: slots below this index have been nulled. */
     long cleared;
     /** A push clears the consumed slots once this many wait ({@code WorkDeque.CLEAR_BATCH} but in tests). */

@@ -238,6 +238,24 @@ final class Worker extends WorkerPad1 {
     }
 
     /**
+     * Owner thread. Puts a job in this worker's next slot ({@link WorkDeque#pushNext}): its next local take, as a
+     * coroutine that the running job resumes (Tokio's LIFO slot, Go's {@code runnext}), and tells the sleep
+     * strategy, as {@link #push} does: the job is stealable like any other.
+     *
+     * @throws RejectedExecutionException if the deque is full (the pool's queue capacity); nothing was queued
+     */
+    void pushNext(Runnable job) {
+        pushedSinceTake = true;
+        boolean wasEmpty;
+        try {
+            wasEmpty = deque.pushNext(job);
+        } catch (RejectedExecutionException e) {
+            throw registry.queueFull(job, "worker " + index + "'s deque", deque.capacity());
+        }
+        registry.newInternalJobs(1, wasEmpty);
+    }
+
+    /**
      * Owner thread. Pushes a job that must go behind this worker's queued jobs ({@link ForagePool#executeFair}):
      * the next local take is the oldest job instead of the newest, so a job that re-submits itself takes turns
      * with the others instead of running again at once.
@@ -286,7 +304,7 @@ final class Worker extends WorkerPad1 {
 
     /** Owner thread: the newest job of this deque if it sits at index {@code floor} or above, else null. */
     private Runnable popAbove(long floor) {
-        return floor != NO_FLOOR && deque.bottomIndex() > floor ? deque.pop() : null;
+        return floor != NO_FLOOR ? deque.popAbove(floor) : null;
     }
 
     /**

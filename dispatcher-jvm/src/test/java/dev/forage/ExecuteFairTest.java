@@ -55,9 +55,10 @@ class ExecuteFairTest {
             });
             seeded.await();
             done.await();
-            // LIFO pops b first; every re-submission then goes behind the other job. A re-submission that went on
-            // top of the deque (LIFO) would give b b b b b a a a a a.
-            assertEquals(List.of("b", "a", "b", "a", "b", "a", "b", "a", "b", "a"), trace);
+            // a waits in the worker's next slot, b in the ring behind it: a runs first, and every re-submission
+            // then goes behind the other job. A re-submission that went on top of the deque (LIFO) would give
+            // a a a a a b b b b b.
+            assertEquals(List.of("a", "b", "a", "b", "a", "b", "a", "b", "a", "b"), trace);
             Pools.awaitAllAsleep(pool);
             // Nothing went through the injector but the outside job: the local path, not a round trip through
             // the shared queue.

@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Model checking: the Chase-Lev deque is linearizable to a sequential deque where the owner pushes and pops at
  * the back and thieves take from the front, when push and pop run on one thread only (Lincheck's non-parallel
- * group puts every owner operation on the same thread) and any number of threads steal.
+ * group puts every owner operation on the same thread) and any number of threads steal. With the next slot
+ * ({@code pushNext}) the specification keeps the slot's job where it was put in that order, so thieves still
+ * take the oldest, while the owner's pop takes it first ({@link Spec}).
  *
  * <p>{@code steal} here retries on {@link WorkDeque#RETRY} until it gets a job or null: RETRY means "lost a race
  * to a thread that made progress", which has no counterpart in the sequential spec. The worker loop does the
@@ -41,6 +43,11 @@ public class WorkDequeLincheckTest {
     }
 
     @Operation(nonParallelGroup = "owner")
+    public void pushNext(@Param(name = "job") int job) {
+        deque.pushNext(new Job(job));
+    }
+
+    @Operation(nonParallelGroup = "owner")
     public Integer pop() {
         Runnable r = deque.pop();
         return r == null ? null : Job.idOf(r);
@@ -56,19 +63,51 @@ public class WorkDequeLincheckTest {
         }
     }
 
-    /** The sequential specification. */
+    /**
+     * The sequential specification: the ring's jobs oldest first, and the slot's job with the number of ring jobs
+     * older than it. {@code push} moves the slot's job behind the ring's; {@code pushNext} fills an empty slot, or
+     * else pushes on the ring; {@code pop} takes the slot's job first; {@code steal} the oldest of all.
+     */
     public static final class Spec {
         private final ArrayDeque<Integer> jobs = new ArrayDeque<>();
+        private Integer slot;
+        private int olderThanSlot;
 
         public void push(int job) {
+            if (slot != null) {
+                jobs.addLast(slot);
+                slot = null;
+            }
             jobs.addLast(job);
         }
 
+        public void pushNext(int job) {
+            if (slot == null) {
+                slot = job;
+                olderThanSlot = jobs.size();
+            } else {
+                jobs.addLast(job);
+            }
+        }
+
         public Integer pop() {
+            if (slot != null) {
+                Integer job = slot;
+                slot = null;
+                return job;
+            }
             return jobs.pollLast();
         }
 
         public Integer steal() {
+            if (slot != null && olderThanSlot == 0) {
+                Integer job = slot;
+                slot = null;
+                return job;
+            }
+            if (slot != null) {
+                olderThanSlot--;
+            }
             return jobs.pollFirst();
         }
     }
@@ -122,6 +161,25 @@ public class WorkDequeLincheckTest {
                         S.call("push", 4), S.call("push", 5), S.call("steal")),
                 List.of(
                         List.of(S.call("push", 6), S.call("pop"), S.call("pop")),
+                        List.of(S.call("steal"), S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
+        // The next slot: its job raced by the owner's pop and two thieves.
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("pushNext", 1)),
+                List.of(List.of(S.call("pop")), List.of(S.call("steal")), List.of(S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
+        // Filled while thieves look, with an older job in the ring and a newer one pushed after it.
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1)),
+                List.of(
+                        List.of(S.call("pushNext", 2), S.call("pushNext", 3), S.call("pop")),
+                        List.of(S.call("steal"), S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
+        // Taken and filled again while a thief holds a read of the old job; then moved into the ring by a push.
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("pushNext", 1)),
+                List.of(
+                        List.of(S.call("pop"), S.call("pushNext", 2), S.call("push", 3), S.call("pop")),
                         List.of(S.call("steal"), S.call("steal"))),
                 List.of(S.call("pop"), S.call("steal"))));
         // A deque emptied by thieves and refilled by the owner (lazy slot clearing).
