@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Implementation overview</h2>
  * Each worker owns a Chase-Lev deque; jobs submitted by a worker go to the bottom of its own deque and it pops
- * them LIFO, while idle workers steal the oldest job from a random victim. Jobs from outside the pool go to a
+ * them LIFO, except that the first one goes to a slot beside the deque that the worker takes next (Tokio's LIFO
+ * slot, Go's {@code runnext}), while idle workers steal the oldest job from a random victim. Jobs from outside the pool go to a
  * shared FIFO injector. A worker that finds no work searches for a few rounds, announces that it is sleepy,
  * searches once more, and then blocks on its own condition unless new work was posted meanwhile (the jobs
  * event counter tells it). Posting work wakes at most the sleepers that the idle count says are needed.
@@ -280,8 +281,9 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code job} on the pool. Called on one of this pool's workers, the job goes to that worker's own
-     * deque (LIFO, stealable); from any other thread, to the pool's injector (FIFO). Never runs it inline.
+     * Runs {@code job} on the pool. Called on one of this pool's workers, the job goes to that worker's next slot,
+     * which it takes next, or, when a job already waits there, on its own deque (LIFO); other workers can steal it
+     * either way. From any other thread, the job goes to the pool's injector (FIFO). Never runs it inline.
      *
      * @throws NullPointerException if {@code job} is null
      * @throws RejectedExecutionException if called from outside the pool after shutdown

@@ -120,7 +120,11 @@ final class SleepModel {
 
     // ---- Operations ----------------------------------------------------------------------------------------
 
-    /** Worker {@code w}'s thread pushes a job on its own deque (I1) and posts it (I3), as {@code Worker.push}. */
+    /**
+     * Worker {@code w}'s thread submits a job to its own deque (I1) and posts it (I3), as {@code Worker.pushNext}
+     * (a worker's {@code execute}): into the next slot, or on the ring when the slot is taken, so that a scenario
+     * with two posts by one worker covers both.
+     */
     void postToDeque(int w) {
         requireWorker(w);
         if (ends[w] == End.PARKED) {
@@ -129,9 +133,9 @@ final class SleepModel {
         Runnable job = newJob();
         if (broken.contains(Break.COUNTERS_READ_BEFORE_PUSH)) {
             sleep.newInternalJobs(1, deques[w].isEmpty());
-            deques[w].push(job);
+            deques[w].pushNext(job);
         } else {
-            boolean wasEmpty = deques[w].push(job);
+            boolean wasEmpty = deques[w].pushNext(job);
             sleep.newInternalJobs(1, wasEmpty);
         }
         ends[w] = End.FREE;

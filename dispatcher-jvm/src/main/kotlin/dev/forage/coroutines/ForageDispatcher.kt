@@ -19,7 +19,8 @@ import kotlinx.coroutines.cancel
  * `Dispatchers.Default` whose workers steal work and sleep by Rayon's jobs-event-counter protocol.
  *
  * How coroutine events map onto the pool (details in `docs/coroutines.md`):
- * - [dispatch] is [ForagePool.execute]: from one of the pool's workers, a new internal job on that worker's own
+ * - [dispatch] is [ForagePool.execute]: from one of the pool's workers, a new internal job in that worker's next
+ *   slot (its next take, so a coroutine resumed by the running one runs next on the same worker) or on its own
  *   deque; from any other thread, a new injected job. The block never runs inline, and `dispatch` never throws.
  * - [dispatchYield] (used by `yield()`) is [ForagePool.executeFair]: the continuation goes behind the queued jobs
  *   (the back of the worker's own deque, or of the injector while outside jobs wait) and a sleeper is signalled
@@ -95,8 +96,8 @@ public class ForageDispatcher internal constructor(
         get() = pool
 
     /**
-     * Runs [block] on the pool: on the calling worker's own deque (LIFO, stealable) when called on one of the
-     * pool's workers, otherwise through the pool's injector (FIFO). Never runs the block inline and never throws;
+     * Runs [block] on the pool: in the calling worker's next slot, else on its own deque (its next takes, and
+     * stealable either way) when called on one of the pool's workers, otherwise through the pool's injector (FIFO). Never runs the block inline and never throws;
      * after the pool closed, cancels the coroutine and runs the block on `Dispatchers.IO`.
      *
      * Called by kotlinx.coroutines, not by user code; for example `launch(dispatcher) { ... }` ends up here.
