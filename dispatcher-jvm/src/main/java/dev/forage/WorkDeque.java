@@ -91,7 +91,7 @@ final class WorkDeque extends WorkDequeOwnerFields {
             AtomicReferenceFieldUpdater.newUpdater(WorkDequeOwnerFields.class, Runnable.class, "next");
     private static final AtomicIntegerFieldUpdater<WorkDequeOwnerFields> NEXT_PUTS =
             AtomicIntegerFieldUpdater.newUpdater(WorkDequeOwnerFields.class, "nextPuts");
-    /** In the next slot while the owner moves the slot's job into the ring ({@code moveNextToRing}). */
+    /** In the next slot while the owner moves the slot's job into the ring ({@code flushNext}). */
     private static final Runnable MOVING = new Runnable() {
         @Override
         public void run() {
@@ -225,10 +225,7 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return b - t <= 0;
     }
 
-    /**
-     * Owner only. Pops the job in the next slot if there is one, otherwise the newest job of the ring; returns
-     * {@code null} when the deque is empty.
-     */
+    /** Owner only. Pops the next slot's job, else the ring's newest job; {@code null} when the deque is empty. */
     public Runnable pop() {
         Runnable n = next;
         if (n != null && NEXT.compareAndSet(this, n, null)) {

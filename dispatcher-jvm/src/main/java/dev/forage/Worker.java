@@ -222,33 +222,24 @@ final class Worker extends WorkerPad1 {
     }
 
     /**
-     * Owner thread. Pushes a job on this worker's deque and tells the sleep strategy.
-     *
-     * @throws RejectedExecutionException if the deque is full (the pool's queue capacity); nothing was queued
+     * Owner thread. Pushes a job on this worker's deque ({@link WorkDeque#push}: the next local take, as a join's
+     * second half needs) and tells the sleep strategy. Throws {@link RejectedExecutionException} if the deque is
+     * full (the pool's queue capacity); nothing was queued then.
      */
     void push(Runnable job) {
-        pushedSinceTake = true;
-        boolean wasEmpty;
-        try {
-            wasEmpty = deque.push(job);
-        } catch (RejectedExecutionException e) {
-            throw registry.queueFull(job, "worker " + index + "'s deque", deque.capacity());
-        }
-        registry.newInternalJobs(1, wasEmpty);
+        push(job, false);
     }
 
-    /**
-     * Owner thread. Puts a job in this worker's next slot ({@link WorkDeque#pushNext}): its next local take, as a
-     * coroutine that the running job resumes (Tokio's LIFO slot, Go's {@code runnext}), and tells the sleep
-     * strategy, as {@link #push} does: the job is stealable like any other.
-     *
-     * @throws RejectedExecutionException if the deque is full (the pool's queue capacity); nothing was queued
-     */
+    /** {@link #push} into the next slot if it is empty ({@link WorkDeque#pushNext}): a resumed coroutine runs next. */
     void pushNext(Runnable job) {
+        push(job, true);
+    }
+
+    private void push(Runnable job, boolean toNextSlot) {
         pushedSinceTake = true;
         boolean wasEmpty;
         try {
-            wasEmpty = deque.pushNext(job);
+            wasEmpty = toNextSlot ? deque.pushNext(job) : deque.push(job);
         } catch (RejectedExecutionException e) {
             throw registry.queueFull(job, "worker " + index + "'s deque", deque.capacity());
         }
@@ -266,9 +257,8 @@ final class Worker extends WorkerPad1 {
     }
 
     /**
-     * Owner thread, in {@link #waitUntil}. The next job of this worker's own ({@link #takeLocalJob}), noting when it
-     * finds nothing although this worker pushed since its last take: thieves took every job it pushed
-     * ({@code ownJobsTaken}, for the next idle spell).
+     * Owner thread, in {@link #waitUntil}. The next job of this worker's own ({@link #takeLocalJob}), noting when
+     * thieves took every job it pushed since its last take ({@code ownJobsTaken}, for the next idle spell).
      */
     Runnable takeOwnJob() {
         boolean pushed = pushedSinceTake;
