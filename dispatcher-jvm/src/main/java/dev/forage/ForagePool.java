@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
  * <h2>Implementation overview</h2>
  * Each worker owns a Chase-Lev deque; jobs submitted by a worker go to the bottom of its own deque and it pops
  * them LIFO, except that the first one goes to a slot beside the deque that the worker takes next (Tokio's LIFO
- * slot, Go's {@code runnext}), while idle workers steal the oldest job from a random victim. Jobs from outside the pool go to a
- * shared FIFO injector. A worker that finds no work searches for a few rounds, announces that it is sleepy,
- * searches once more, and then blocks on its own condition unless new work was posted meanwhile (the jobs
+ * slot, Go's {@code runnext}), while idle workers steal the oldest job from a random victim. Jobs from outside
+ * the pool go to a shared FIFO injector. A worker that finds no work searches for a few rounds, announces that
+ * it is sleepy, searches once more, and then blocks on its own condition unless new work was posted meanwhile (the jobs
  * event counter tells it). Posting work wakes at most the sleepers that the idle count says are needed.
  * Waiting is done on latches with one owner: a worker that waits (in {@link #join}, {@link #scope},
  * {@link #install}, or on a {@link ForageLatch}) keeps running other jobs, and only a set latch wakes its own

@@ -151,8 +151,6 @@ final class WorkDeque extends WorkDequeOwnerFields {
     public boolean push(Runnable job) {
         if (next != null) {
             flushNext();
-            pushRing(job, capacity);
-            return false;
         }
         return pushRing(job, capacity);
     }
@@ -227,9 +225,9 @@ final class WorkDeque extends WorkDequeOwnerFields {
 
     /** Owner only. Pops the next slot's job, else the ring's newest job; {@code null} when the deque is empty. */
     public Runnable pop() {
-        Runnable n = next;
-        if (n != null && NEXT.compareAndSet(this, n, null)) {
-            return n; // the owner never sees MOVING: only the owner writes it, and clears it before returning
+        Runnable n = takeNext();
+        if (n != null) {
+            return n;
         }
         // Fast path for the empty deque, which idle workers pop on every search: reads only, so thieves that
         // probe this deque keep their cached copy of bottom. Sound because only the owner adds jobs: if it
@@ -331,10 +329,7 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return n <= 0 && slot != MOVING ? t : SEVERAL_JOBS;
     }
 
-    /**
-     * Any thread; a snapshot. How many jobs the owner has put in the next slot, modulo 2^32: a lone job in the slot
-     * keeps its index while the owner takes it and puts another, so a thief tells the two apart by this tag.
-     */
+    /** Any thread; a snapshot: the slot's put count ({@code nextPuts}), which tells apart lone jobs in the slot. */
     public int nextSlotTag() {
         return nextPuts;
     }
@@ -356,11 +351,17 @@ final class WorkDeque extends WorkDequeOwnerFields {
      * null when there is neither ({@link #floorForNewJobs}).
      */
     Runnable popAbove(long floor) {
-        Runnable n = next;
-        if (n != null && NEXT.compareAndSet(this, n, null)) {
+        Runnable n = takeNext();
+        if (n != null) {
             return n;
         }
         return bottom > floor ? pop() : null; // the slot is empty now: only the owner fills it
+    }
+
+    /** Owner only: the slot's job by the thieves' CAS, or null (the owner never reads MOVING: it clears it). */
+    private Runnable takeNext() {
+        Runnable n = next;
+        return n != null && NEXT.compareAndSet(this, n, null) ? n : null;
     }
 
     /** Any thread; a snapshot: the index of the oldest job if the deque holds any ({@code top}). */
@@ -430,8 +431,9 @@ abstract class WorkDequeOwnerFields extends WorkDequePad1 {
     volatile long bottom;
     volatile AtomicReferenceArray<Runnable> buffer;
     /**
-     * The next slot: the job the owner put last with {@code pushNext}, newer than every job in the ring; taken by
-     * the owner's next pop, or by a thief while the ring is empty. Written by the owner, emptied by CAS.
+     * The next slot: the job {@code pushNext} put there when it was empty, newer than the ring's jobs below
+     * {@code nextFloor} and older than those above; taken by the owner's next pop, or by a thief once no older ring
+     * job is left. Written by the owner, emptied by CAS.
      */
     volatile Runnable next;
     /**

@@ -97,8 +97,9 @@ public class ForageDispatcher internal constructor(
 
     /**
      * Runs [block] on the pool: in the calling worker's next slot, else on its own deque (its next takes, and
-     * stealable either way) when called on one of the pool's workers, otherwise through the pool's injector (FIFO). Never runs the block inline and never throws;
-     * after the pool closed, cancels the coroutine and runs the block on `Dispatchers.IO`.
+     * stealable either way) when called on one of the pool's workers, otherwise through the pool's injector
+     * (FIFO). Never runs the block inline and never throws; after the pool closed, cancels the coroutine and runs
+     * the block on `Dispatchers.IO`.
      *
      * Called by kotlinx.coroutines, not by user code; for example `launch(dispatcher) { ... }` ends up here.
      */
