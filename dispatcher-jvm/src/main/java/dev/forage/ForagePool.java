@@ -250,7 +250,10 @@ public final class ForagePool implements Executor, AutoCloseable {
      * calling worker (or, from outside the pool, one picked by the channel), and that worker until the channel is
      * closed. A wait from another thread is handed to the owner. The owner sees readiness in its select when
      * idle, or in a non-blocking look every few jobs when busy, and tells the listener itself, so that the jobs
-     * the listener submits go to the owner's own deque. At most one wait per operation and channel at a time.
+     * the listener submits go to the owner's own deque. When the owner has left its channels unwatched for
+     * {@code forage.io.takeoverMillis} (1 ms by default: a long job, or the OS descheduled it), another IO worker
+     * looks at its selector and tells the listener instead, on that worker. At most one wait per operation and
+     * channel at a time.
      *
      * <pre>{@code
      * ForagePool pool = ForagePool.builder().ioWorkers().build();

@@ -1,16 +1,11 @@
 package dev.forage;
 
 import java.io.IOException;
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.IllegalBlockingModeException;
-import java.nio.channels.SelectableChannel;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
  * One IO worker's reactor (Tokio's IO driver, one per worker): its NIO {@link Selector}, the channels registered
@@ -24,11 +19,16 @@ import java.util.concurrent.TimeUnit;
  * they submit are pushed by an awake worker onto its own deque. {@link #hasReady()} tells the parker, and through
  * it the protocol's blocking loop, that the worker has something to do although nobody woke it.
  *
- * <p>Threads: {@link #submit}, {@link #cancelled} and {@link #wakeup()} from any thread; everything else on the
- * owner thread only (it alone touches the selector's keys, so no registration ever waits for a select).
+ * <p>Threads: the selector's keys, the waits and {@link #ready} belong to the thread that <em>drives</em> the
+ * reactor ({@link #tryDrive()}, a lock that is only ever tried): the owner while it polls or parks, or a neighbour
+ * worker that takes over while the owner is busy or descheduled ({@link #lendTo}, {@code docs/io.md} section 6).
+ * A select runs only under the drive, so no registration ever waits for a select. {@link #submit},
+ * {@link #cancelled} and {@link #wakeup()} from any thread; {@link #runReady()} and {@link #close()} on the owner.
  */
 final class IoReactor {
     private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final AtomicIntegerFieldUpdater<IoReactor> DRIVER =
+            AtomicIntegerFieldUpdater.newUpdater(IoReactor.class, "driver");
 
     private final String poolName;
     private final int index;
@@ -42,14 +42,25 @@ final class IoReactor {
     private final ConcurrentLinkedQueue<IoWait> commands = new ConcurrentLinkedQueue<IoWait>();
     /** Written under {@code commands}' monitor, so that no command is queued after the owner drained it at close. */
     private volatile boolean closed;
+    /** The pool's takeover; {@link IoTakeover#NONE} for a reactor without neighbours (the stress tests). */
+    IoTakeover takeover = IoTakeover.NONE;
 
-    // Owner thread only.
-    /** Waits that ended (ready, or failed), whose listeners the worker tells in {@link #runReady()}. */
-    private ArrayList<IoWait> ready = new ArrayList<IoWait>();
-    private ArrayList<IoWait> spare = new ArrayList<IoWait>();
-    /** Channels with at least one pending wait, for the closed-channel check. */
-    private final ArrayList<IoChannel> waiting = new ArrayList<IoChannel>();
-    private long lastClosedCheck;
+    /** 1 while a thread drives this reactor (T1 in docs/io.md); tried, never waited for, except at close. */
+    private volatile int driver;
+    /** What the last driver left, for neighbours that decide whether to watch or take over (T2). */
+    private volatile int pendingChannels;
+    private volatile long lastDrive;
+    private volatile boolean anyReady;
+    /** Set by the owner at P3 when it bounds its select to watch a neighbour (T3); cleared when the select ends. */
+    volatile boolean watching;
+    /** The owner's next watch bound while no neighbour is exposed ({@link IoTakeover#watchBound}). */
+    long watchMillis = 1L;
+
+    /** The driver's bookkeeping: pending waits by channel, and the waits that ended. */
+    private final IoWaits waits;
+    /** Takeovers that moved waits away from this reactor, for tests (written under the drive). */
+    volatile long lent;
+    // The owner only.
     private boolean runningListeners;
 
     /** Opens the selector of IO worker {@code index} of pool {@code poolName}. */
@@ -64,8 +75,77 @@ final class IoReactor {
             throw new IllegalStateException("pool " + poolName + " could not open a NIO Selector for IO worker "
                     + index + "; the system may be out of file descriptors", e);
         }
-        this.lastClosedCheck = System.nanoTime();
+        this.waits = new IoWaits(this, closedCheckMillis);
+        this.lastDrive = System.nanoTime();
         this.parker = new SelectorParker(this);
+    }
+
+    // The drive (T1).
+
+    /** Any thread: takes the drive if nobody holds it; never waits. */
+    boolean tryDrive() {
+        return driver == 0 && DRIVER.compareAndSet(this, 0, 1);
+    }
+
+    /** Whether a thread drives this reactor now. */
+    boolean isDriven() {
+        return driver != 0;
+    }
+
+    /**
+     * The driver: publishes what neighbours read (T2), releases the drive, and wakes the owner if it waits for the
+     * drive (the Dekker pair of {@link SelectorParker}'s wait: the owner publishes that it waits, then re-reads
+     * {@link #driver}; this releases, then reads where the owner is). A reactor whose channels went from none pending
+     * to some tells the takeover, which wakes a neighbour that sleeps without watching (T3).
+     */
+    void release() {
+        anyReady = waits.hasReady();
+        int pending = waits.pendingChannels();
+        boolean firstWait = pendingChannels == 0 && pending > 0;
+        pendingChannels = pending;
+        lastDrive = System.nanoTime();
+        driver = 0;
+        parker.driveReleased();
+        if (firstWait) {
+            takeover.firstWait(this);
+        }
+    }
+
+    /** Any thread (T2): whether the channels have pending waits while nobody watches them in a select. */
+    boolean exposed() {
+        return pendingChannels > 0 && !parker.isSelecting();
+    }
+
+    /** Any thread: whether some channel has a pending wait. */
+    boolean hasPendingWaits() {
+        return pendingChannels > 0;
+    }
+
+    /**
+     * {@code thief}'s driver, holding its own drive (T4): if this reactor is exposed and nobody drove it for
+     * {@code staleNanos}, take its drive, apply its commands, look at its selector without blocking and move every
+     * wait that ended to {@code thief}'s ready list, where {@code thief}'s worker tells them once it is awake.
+     * Returns whether a wait moved.
+     */
+    boolean lendTo(IoReactor thief, long now, long staleNanos) {
+        if (!exposed() || now - lastDrive < staleNanos || !tryDrive()) {
+            return false;
+        }
+        try {
+            if (closed) {
+                return false;
+            }
+            applyCommands();
+            lookWithoutBlocking();
+            if (!waits.hasReady()) {
+                return false;
+            }
+            waits.moveReadyTo(thief.waits);
+            lent++;
+            return true;
+        } finally {
+            release();
+        }
     }
 
     /** The parker of this reactor's worker, which blocks in its selector. */
@@ -80,22 +160,27 @@ final class IoReactor {
         return closed;
     }
 
-    /** Whether waits ended whose listeners are not told yet (R2 found readiness, or a wait failed). */
+    /**
+     * Whether waits ended whose listeners are not told yet (R2 found readiness, or a wait failed), as the last
+     * driver left them.
+     */
     boolean hasReady() {
-        return !ready.isEmpty();
+        return anyReady;
     }
 
     /**
-     * P0: applies the handed-over commands and, when due, fails the waits of closed channels. Returns whether the
-     * worker may block: false once the reactor is closed, or when a wait ended (the protocol ends the sleep).
+     * P0, the owner driving: applies the handed-over commands, fails the waits of closed channels when due, and
+     * takes over exposed neighbours (T4). Returns whether the worker may block: false once the reactor is closed,
+     * or when a wait ended (the protocol ends the sleep).
      */
     boolean prepareToBlock() {
         applyCommands();
         if (closed) {
             return false;
         }
-        checkClosedChannelsIfDue();
-        return ready.isEmpty();
+        waits.checkClosedChannelsIfDue();
+        takeover.fromNeighbours(this);
+        return !waits.hasReady();
     }
 
     /**
@@ -105,9 +190,10 @@ final class IoReactor {
      */
     void select(long nanos) {
         long millis = nanos == Parker.FOREVER ? 0L : (nanos + MILLI - 1) / MILLI;
-        if (!waiting.isEmpty()) {
+        if (waits.pendingChannels() > 0) {
             millis = millis == 0L ? closedCheckMillis : Math.min(millis, closedCheckMillis);
         }
+        millis = takeover.watchBound(this, millis); // T3: shorter while a neighbour's channels are unwatched
         try {
             if (millis == 0L) {
                 selector.select();
@@ -116,6 +202,13 @@ final class IoReactor {
             }
         } catch (IOException e) {
             throw selectFailed("select", e);
+        }
+    }
+
+    /** P4, the owner: the select that may have watched a neighbour ended. */
+    void selectEnded() {
+        if (watching) {
+            watching = false;
         }
     }
 
@@ -139,31 +232,42 @@ final class IoReactor {
 
     // Waits.
 
-    /** Any thread: start {@code w}. On the owner thread it is applied at once; else handed over (R1). */
+    /**
+     * Any thread: start {@code w}. Applied at once by a caller that gets the drive (R1); else handed over to the
+     * driver, which is in a select or about to apply the commands.
+     */
     void submit(IoWait w) {
-        if (parker.isOwner()) {
-            applyCommands(); // a cancellation handed over earlier frees its slot first
-            if (closed) {
-                fail(w, IoClosedException.poolShutDown(poolName, w));
-            } else {
-                apply(w);
-            }
-            int last = ready.size() - 1;
-            if (last >= 0 && ready.get(last) == w) {
-                ready.remove(last); // refused: tell the caller now, as an exception from its own call would
-                w.complete(listenerErrors);
-            }
+        if (!tryDrive()) {
+            handOver(w, true);
             return;
         }
-        handOver(w, true);
+        boolean refused;
+        try {
+            applyCommands(); // a cancellation handed over earlier frees its slot first
+            if (closed) {
+                waits.fail(w, IoClosedException.poolShutDown(poolName, w));
+            } else {
+                waits.apply(w);
+            }
+            refused = waits.takeBackRefused(w);
+        } finally {
+            release();
+        }
+        if (refused) {
+            w.complete(listenerErrors); // tell the caller now, as an exception from its own call would
+        }
     }
 
-    /** Any thread: {@code w} was cancelled; the owner withdraws its interest. */
+    /** Any thread: {@code w} was cancelled; its interest is withdrawn by whoever drives. */
     void cancelled(IoWait w) {
-        if (parker.isOwner()) {
-            withdraw(w);
-        } else {
+        if (!tryDrive()) {
             handOver(w, false);
+            return;
+        }
+        try {
+            waits.withdraw(w);
+        } finally {
+            release();
         }
     }
 
@@ -178,179 +282,48 @@ final class IoReactor {
         if (refused) {
             if (isNew) {
                 w.error = IoClosedException.poolShutDown(poolName, w);
-                // The caller is no worker of ours, or not the owner: telling it here is safe.
+                // As a refusal under the drive is told (submit): on the caller's thread.
                 w.complete(listenerErrors);
             }
             return;
         }
         parker.unpark(); // the owner applies commands at its next park or poll
+        if (tryDrive()) { // the driver left meanwhile: nobody may apply the command before the owner's next look
+            try {
+                applyCommands();
+            } finally {
+                release();
+            }
+        }
     }
 
-    /** Owner: R1, the waits and cancellations that other threads handed over. */
+    /** Driver: R1, the waits and cancellations that other threads handed over. */
     private void applyCommands() {
         IoWait w;
         while ((w = commands.poll()) != null) {
             if (w.isCancelled()) {
-                withdraw(w);
+                waits.withdraw(w);
             } else if (closed) {
-                fail(w, IoClosedException.poolShutDown(poolName, w));
+                waits.fail(w, IoClosedException.poolShutDown(poolName, w));
             } else {
-                apply(w);
+                waits.apply(w);
             }
         }
     }
 
-    /** Owner: registers the wait's interest with this selector (one key per channel). */
-    private void apply(IoWait w) {
-        if (w.isCancelled()) {
-            return;
-        }
-        SelectableChannel ch = w.channel;
-        SelectionKey key = ch.keyFor(selector);
-        if (key != null && !key.isValid()) {
-            if (!ch.isOpen()) {
-                fail(w, IoClosedException.channelClosed(w));
-                return;
+    /** Driver: a look at the selector that does not block, only while waits are pending (no system call else). */
+    private void lookWithoutBlocking() {
+        if (waits.pendingChannels() > 0) {
+            waits.checkClosedChannelsIfDue();
+            if (selectNow() > 0) {
+                waits.collectSelected();
             }
-            selectNow(); // a key cancelled by its user: a select deregisters it, so the channel can register again
-            collectSelected();
-            key = ch.keyFor(selector);
-        }
-        IoChannel record;
-        if (key == null) {
-            if (ch.isRegistered()) {
-                fail(w, new IllegalArgumentException(ch + " is already registered with another "
-                        + "selector; allowed: a channel that no selector but this pool's knows"));
-                return;
-            }
-            record = new IoChannel(ch);
-            try {
-                key = ch.register(selector, 0, record);
-            } catch (ClosedChannelException e) {
-                fail(w, IoClosedException.channelClosed(w));
-                return;
-            } catch (IllegalBlockingModeException e) {
-                fail(w, new IllegalArgumentException(ch + " is in blocking mode; allowed: non-blocking channels "
-                        + "(call configureBlocking(false) first)"));
-                return;
-            } catch (CancelledKeyException e) {
-                fail(w, IoClosedException.channelClosed(w));
-                return;
-            }
-            record.key = key;
-        } else {
-            record = (IoChannel) key.attachment();
-        }
-        IoWait previous = record.waitFor(w.op);
-        if (previous != null && previous.isCancelled()) {
-            record.remove(previous); // its cancellation is still on the way to us
-        }
-        if (!record.add(w)) {
-            fail(w, new IllegalStateException("a wait for " + IoWait.opName(w.op) + " is already pending on " + ch
-                    + "; allowed: one pending wait per operation and channel (one reader, one writer at a time)"));
-            return;
-        }
-        if (record.waitingIndex < 0) {
-            record.waitingIndex = waiting.size();
-            waiting.add(record);
-        }
-        if ((key.interestOps() & w.op) == 0) {
-            setInterest(record); // else the interest is still there from the last wait (collectSelected)
         }
     }
 
-    /** Owner: a cancelled wait leaves its slot; the key keeps the interest of the other waits. */
-    private void withdraw(IoWait w) {
-        IoChannel record = w.applied;
-        if (record != null && record.remove(w)) {
-            channelUpdated(record);
-        }
-    }
-
-    private void channelUpdated(IoChannel record) {
-        if (record.isEmpty()) {
-            stopWaiting(record);
-        }
-        setInterest(record);
-    }
-
-    private void setInterest(IoChannel record) {
-        try {
-            record.key.interestOps(record.interest());
-        } catch (CancelledKeyException e) {
-            failAll(record, null); // closed meanwhile
-        }
-    }
-
-    private void stopWaiting(IoChannel record) {
-        int i = record.waitingIndex;
-        if (i < 0) {
-            return;
-        }
-        IoChannel last = waiting.remove(waiting.size() - 1);
-        if (last != record) {
-            waiting.set(i, last);
-            last.waitingIndex = i;
-        }
-        record.waitingIndex = -1;
-    }
-
-    /** Owner, after a select: R2, each selected key's fired waits go to {@link #ready}. */
+    /** Driver, after a select: R2. */
     void collectSelected() {
-        Iterator<SelectionKey> it = selector.selectedKeys().iterator();
-        while (it.hasNext()) {
-            SelectionKey key = it.next();
-            it.remove();
-            IoChannel record = (IoChannel) key.attachment();
-            if (!key.isValid()) {
-                failAll(record, null);
-                continue;
-            }
-            int before = ready.size();
-            record.takeReady(key.readyOps(), ready);
-            if (ready.size() == before) {
-                setInterest(record); // ready, but nobody waits for it any more: drop that interest now
-            } else if (record.isEmpty()) {
-                // The interest stays: the resumed coroutine usually waits for the same operation again before
-                // this worker's next select, and keeping it saves two epoll_ctl calls per round trip. If it does
-                // not, the next select reports the key once more and the branch above drops the interest.
-                stopWaiting(record);
-            }
-        }
-    }
-
-    /** Owner: a channel closed by another thread woke nobody; find it and fail its waits. */
-    private void checkClosedChannelsIfDue() {
-        if (waiting.isEmpty()) {
-            return;
-        }
-        long now = System.nanoTime();
-        if (now - lastClosedCheck < closedCheckMillis * MILLI) {
-            return;
-        }
-        lastClosedCheck = now;
-        for (int i = waiting.size() - 1; i >= 0; i--) {
-            IoChannel record = waiting.get(i);
-            if (!record.key.isValid() || !record.channel.isOpen()) {
-                failAll(record, null);
-            }
-        }
-    }
-
-    /** Owner: every pending wait of {@code record} fails ({@code error}, or "channel closed" when null). */
-    private void failAll(IoChannel record, Throwable error) {
-        int from = ready.size();
-        record.takeAll(ready);
-        for (int i = from; i < ready.size(); i++) {
-            IoWait w = ready.get(i);
-            w.error = error != null ? error : IoClosedException.channelClosed(w);
-        }
-        stopWaiting(record);
-    }
-
-    private void fail(IoWait w, Throwable error) {
-        w.error = error;
-        ready.add(w);
+        waits.collectSelected();
     }
 
     /**
@@ -358,23 +331,33 @@ final class IoReactor {
      * the listeners. Nothing to look for while no wait is pending: no system call then.
      */
     void poll() {
-        applyCommands();
-        if (closed) {
-            runReady();
-            return;
-        }
-        if (!waiting.isEmpty()) {
-            checkClosedChannelsIfDue();
-            if (selectNow() > 0) {
-                collectSelected();
+        if (tryDrive()) { // else a neighbour drives and tells what it finds
+            try {
+                applyCommands();
+                if (!closed) {
+                    lookWithoutBlocking();
+                }
+                takeover.fromNeighbours(this);
+            } finally {
+                release();
             }
         }
         runReady();
     }
 
-    /** Owner, after each idle round: the waits handed over meanwhile, then {@link #runReady()}. */
+    /**
+     * Owner, after each idle round: the waits handed over meanwhile, exposed neighbours (T4), then
+     * {@link #runReady()}.
+     */
     void awake() {
-        applyCommands();
+        if (tryDrive()) {
+            try {
+                applyCommands();
+                takeover.fromNeighbours(this);
+            } finally {
+                release();
+            }
+        }
         runReady();
     }
 
@@ -395,10 +378,16 @@ final class IoReactor {
     }
 
     private void runListeners() {
-        while (!ready.isEmpty()) {
-            ArrayList<IoWait> done = ready;
-            ready = spare;
-            spare = done;
+        while (tryDrive()) { // else the driver, a neighbour, takes what is ready and tells it
+            ArrayList<IoWait> done;
+            try {
+                done = waits.takeReady();
+            } finally {
+                release();
+            }
+            if (done == null) {
+                return;
+            }
             for (int i = 0; i < done.size(); i++) {
                 done.get(i).complete(listenerErrors);
             }
@@ -412,20 +401,19 @@ final class IoReactor {
      * worker retires), and the selector closes. Later waits fail at once.
      */
     void close() {
-        synchronized (commands) {
-            closed = true;
+        while (!tryDrive()) {
+            Thread.yield(); // a neighbour's takeover holds the drive for one selectNow; it never blocks in it
         }
-        applyCommands();
-        for (int i = waiting.size() - 1; i >= 0; i--) {
-            IoChannel record = waiting.get(i);
-            int from = ready.size();
-            record.takeAll(ready);
-            for (int j = from; j < ready.size(); j++) {
-                ready.get(j).error = IoClosedException.poolShutDown(poolName, ready.get(j));
+        try {
+            synchronized (commands) {
+                closed = true;
             }
-            stopWaiting(record);
+            applyCommands();
+            waits.failAllPending(poolName);
+            closeSelector();
+        } finally {
+            release();
         }
-        closeSelector();
         runReady();
     }
 
@@ -440,7 +428,7 @@ final class IoReactor {
 
     /** Test hook: the number of channels with pending waits. */
     int waitingChannels() {
-        return waiting.size();
+        return pendingChannels;
     }
 
     @Override

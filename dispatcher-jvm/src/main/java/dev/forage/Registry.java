@@ -76,7 +76,8 @@ final class Registry implements PoolProbe, LatchWaker {
         this.slotsInUse = core;
         this.blocking = new BlockingExecutor(this, maxBlocking);
         this.io = ioWorkers
-                ? new SelectorIo(name, core, tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS), uncaughtHandler())
+                ? new SelectorIo(name, core, tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS),
+                        tuning.get(Tunable.IO_TAKEOVER_MILLIS), uncaughtHandler())
                 : new NoIo(name);
         Parker[] parkers = io.parkers(core + extra);
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.

@@ -17,10 +17,10 @@ final class SelectorIo implements PoolIo {
 
     /**
      * Opens one selector per core worker; on failure, closes those opened so far. {@code listenerErrors} receives
-     * a listener's exception (the pool's handler); {@code closedCheckMillis} is the pool's
-     * {@link Tunable#IO_CLOSED_CHECK_MILLIS}.
+     * a listener's exception (the pool's handler); {@code closedCheckMillis} and {@code takeoverMillis} are the
+     * pool's {@link Tunable#IO_CLOSED_CHECK_MILLIS} and {@link Tunable#IO_TAKEOVER_MILLIS}.
      */
-    SelectorIo(String poolName, int coreWorkers, long closedCheckMillis,
+    SelectorIo(String poolName, int coreWorkers, long closedCheckMillis, long takeoverMillis,
             Thread.UncaughtExceptionHandler listenerErrors) {
         this.poolName = poolName;
         this.reactors = new IoReactor[coreWorkers];
@@ -35,6 +35,10 @@ final class SelectorIo implements PoolIo {
                 }
             }
             throw e;
+        }
+        IoTakeover takeover = new IoTakeover(reactors, takeoverMillis);
+        for (IoReactor r : reactors) {
+            r.takeover = takeover;
         }
     }
 

@@ -17,6 +17,8 @@ final class SelectorParker implements Parker {
     private static final int RUNNING = 0;
     private static final int SELECTING = 1;
     private static final int PARKING = 2;
+    /** In {@code LockSupport}, until a neighbour that took over the reactor releases its drive (T1). */
+    private static final int AWAITING_DRIVE = 3;
     private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final IoReactor reactor;
@@ -39,9 +41,16 @@ final class SelectorParker implements Parker {
         }
     }
 
-    /** Whether the calling thread is the bound one, which alone touches the reactor's selector keys. */
-    boolean isOwner() {
-        return Thread.currentThread() == thread;
+    /** Any thread: whether the owner blocks in its select now (its channels are watched). */
+    boolean isSelecting() {
+        return blockedIn == SELECTING;
+    }
+
+    /** A driver just released the reactor: the owner, if it waits for the drive, may take it now (T1). */
+    void driveReleased() {
+        if (blockedIn == AWAITING_DRIVE) {
+            unpark();
+        }
     }
 
     /**
@@ -52,19 +61,27 @@ final class SelectorParker implements Parker {
      */
     @Override
     public void park(long nanos) {
-        if (!reactor.prepareToBlock()) { // P0
-            if (reactor.isClosed()) {
-                parkPlain(nanos); // after shutdown: no selector left to block in
+        if (!reactor.tryDrive()) {
+            parkPlain(nanos, AWAITING_DRIVE); // a neighbour looks at our selector for a moment (T1)
+            return;
+        }
+        boolean mayBlock;
+        try {
+            mayBlock = reactor.prepareToBlock(); // P0
+            if (mayBlock && nanos > 0 && (nanos == FOREVER || nanos >= MILLI)) {
+                select(nanos);
+                return;
             }
-            return; // a wait ended: the protocol ends the sleep (docs/io.md, section 4)
+        } finally {
+            reactor.release();
         }
-        if (nanos <= 0) {
-            return;
-        }
-        if (nanos != FOREVER && nanos < MILLI) {
-            parkPlain(nanos);
-            return;
-        }
+        if (mayBlock || reactor.isClosed()) { // a wait shorter than a millisecond; or no selector left after close
+            parkPlain(nanos, PARKING);
+        } // else a wait ended: the protocol ends the sleep (docs/io.md, section 4)
+    }
+
+    /** P1..P4, driving the reactor: a select blocks only under the drive, so no registration waits for it. */
+    private void select(long nanos) {
         blockedIn = SELECTING; // P1
         try {
             if (permit) { // P2
@@ -74,17 +91,23 @@ final class SelectorParker implements Parker {
             }
         } finally {
             blockedIn = RUNNING; // P4
+            reactor.selectEnded();
         }
         permit = false; // an unpark that came during the select was absorbed by it, as LockSupport's would be
         reactor.collectSelected();
     }
 
-    private void parkPlain(long nanos) {
+    /**
+     * Parks in {@code LockSupport} for a wait shorter than a millisecond ({@code PARKING}), or until the neighbour
+     * holding the drive releases it ({@code AWAITING_DRIVE}: published, then the drive re-read, the Dekker pair of
+     * {@link IoReactor#release()}).
+     */
+    private void parkPlain(long nanos, int where) {
         if (nanos <= 0) {
             return;
         }
-        blockedIn = PARKING; // P1
-        if (!permit) { // P2
+        blockedIn = where; // P1
+        if (!permit && (where == PARKING || reactor.isDriven())) { // P2
             if (nanos == FOREVER) {
                 LockSupport.park(this);
             } else {
@@ -102,7 +125,7 @@ final class SelectorParker implements Parker {
         int where = blockedIn; // U2
         if (where == SELECTING) {
             reactor.wakeup(); // before a select, it makes that select return at once
-        } else if (where == PARKING) {
+        } else if (where == PARKING || where == AWAITING_DRIVE) {
             Thread t = thread;
             if (t != null) {
                 LockSupport.unpark(t);

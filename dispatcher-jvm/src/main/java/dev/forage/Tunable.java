@@ -146,7 +146,16 @@ enum Tunable {
      * A waiter on a closed channel resumes at most about this late; a server with idle keep-alive connections wakes
      * each IO worker this often.
      */
-    IO_CLOSED_CHECK_MILLIS("ioClosedCheckMillis", "forage.io.closedCheckMillis", 250, 1, 60_000);
+    IO_CLOSED_CHECK_MILLIS("ioClosedCheckMillis", "forage.io.closedCheckMillis", 250, 1, 60_000),
+
+    /**
+     * IO workers, in milliseconds: a channel belongs to one worker's selector; when that worker has not looked at it
+     * for this long (it runs a long job, or the OS descheduled it) while waits are pending, another IO worker takes
+     * the selector over for a moment and runs what the readiness resumes ({@code docs/io.md} section 6). A sleeping
+     * worker watches its neighbours this often while one is exposed, and at most every 16 ms while none is. 0
+     * turns takeover off: a channel then waits for its own worker, as in Netty's event loops.
+     */
+    IO_TAKEOVER_MILLIS("ioTakeoverMillis", "forage.io.takeoverMillis", 1, 0, 60_000);
 
     /** The name in messages and in {@link Tuning#toString()}. */
     final String settingName;

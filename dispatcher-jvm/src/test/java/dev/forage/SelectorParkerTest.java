@@ -102,7 +102,9 @@ class SelectorParkerTest {
 
     @Test
     void readinessIsToldOnTheOwningWorkerThatRegisteredTheChannel() throws Exception {
-        try (ForagePool pool = ioPool("owner", 2); ServerSocketChannel server = server()) {
+        // Takeover off: with it, a neighbour tells the readiness when the owner is descheduled for a millisecond.
+        try (ForagePool pool = ForagePool.builder().ioWorkers().threads(2).name("owner")
+                .tune(Tunable.IO_TAKEOVER_MILLIS, 0).build(); ServerSocketChannel server = server()) {
             SocketChannel[] p = pair(server);
             Outcome outcome = new Outcome();
             String registrant = pool.install(() -> {

@@ -174,7 +174,10 @@ private suspend fun SelectableChannel.awaitReady(pool: ForagePool, op: Int): Uni
         cont.invokeOnCancellation { wait.cancel() }
     }
 
-/** Resumes a coroutine when its wait ends; runs on the owning worker, so the resumption goes to its own queue. */
+/**
+ * Resumes a coroutine when its wait ends; runs on the worker that told the wait (its owner, or a neighbour that took
+ * its selector over), so the resumption goes to that worker's own queue.
+ */
 private class ResumeOnReadiness(private val cont: CancellableContinuation<Unit>) : ReadinessListener {
     override fun ready(channel: SelectableChannel) {
         cont.resume(Unit)

@@ -1,0 +1,113 @@
+package dev.forage;
+
+/**
+ * How the IO workers of one pool cover for each other: a channel belongs to one worker's selector, and while that
+ * worker runs a long job or the OS has descheduled it, a neighbour that is idle, or busy but between jobs, looks at
+ * that selector and runs what its readiness resumes (Tokio lets any parked worker drive the IO; Go's {@code sysmon}
+ * polls a network nobody polled for 10 ms). The protocol and its proof sketch are in {@code docs/io.md} section 6;
+ * the step labels (T1..T4) point there.
+ *
+ * <ul>
+ *   <li><b>When a neighbour looks</b> (T4, {@link #fromNeighbours}): a reactor is <em>exposed</em> while it has
+ *       pending waits and its owner is not in a select; a neighbour takes it over once nobody drove it for
+ *       {@link Tunable#IO_TAKEOVER_MILLIS}. Neighbours look before every park, after every idle round and at every
+ *       busy poll.</li>
+ *   <li><b>Who watches</b> (T3, {@link #watchBound}): a sleeping neighbour bounds its select while another
+ *       reactor has pending waits: by the takeover delay while one is exposed, else by a bound that doubles on each
+ *       quiet look up to {@link #WATCH_CAP_MILLIS}. A pool without pending waits sleeps without a bound.</li>
+ *   <li><b>The first wait</b> ({@link #firstWait}): a reactor whose channels went from no pending wait to some wakes
+ *       one neighbour that sleeps without watching, which then watches.</li>
+ * </ul>
+ */
+final class IoTakeover {
+    /** For reactors without neighbours (a one-worker pool, the stress tests), or with takeover off. */
+    static final IoTakeover NONE = new IoTakeover(new IoReactor[0], 0L);
+    /** The longest a watching sleeper waits between looks while no neighbour is exposed. */
+    static final long WATCH_CAP_MILLIS = 16L;
+
+    private final IoReactor[] reactors;
+    /** {@link Tunable#IO_TAKEOVER_MILLIS}; 0 turns takeover off. */
+    private final long delayMillis;
+    private final long delayNanos;
+
+    /** {@code delayMillis}: {@link Tunable#IO_TAKEOVER_MILLIS}. */
+    IoTakeover(IoReactor[] reactors, long delayMillis) {
+        this.reactors = reactors;
+        this.delayMillis = reactors.length < 2 ? 0L : delayMillis;
+        this.delayNanos = this.delayMillis * 1_000_000L;
+    }
+
+    /** Whether neighbours take over at all. */
+    boolean isOn() {
+        return delayMillis > 0L;
+    }
+
+    /**
+     * T4, {@code thief}'s driver: every exposed neighbour that nobody drove for the takeover delay is looked at once,
+     * and the waits that ended move to {@code thief}'s ready list.
+     */
+    void fromNeighbours(IoReactor thief) {
+        if (delayMillis == 0L) {
+            return;
+        }
+        long now = 0L;
+        for (IoReactor r : reactors) {
+            if (r != thief && r.exposed()) {
+                if (now == 0L) {
+                    now = System.nanoTime();
+                }
+                r.lendTo(thief, now, delayNanos);
+            }
+        }
+    }
+
+    /**
+     * T3, {@code self}'s owner at P3 (after P1 published that it selects): the select bound in milliseconds (0: none)
+     * given the bound {@code millis} it had, shorter while a neighbour has pending waits. Marks {@code self} as
+     * watching when it bounds the select, which {@link #firstWait} reads.
+     */
+    long watchBound(IoReactor self, long millis) {
+        if (delayMillis == 0L) {
+            return millis;
+        }
+        boolean exposed = false;
+        boolean pending = false;
+        for (IoReactor r : reactors) {
+            if (r != self) {
+                exposed |= r.exposed();
+                pending |= r.hasPendingWaits();
+            }
+        }
+        long bound;
+        if (exposed) {
+            bound = delayMillis;
+            self.watchMillis = delayMillis;
+        } else if (pending) {
+            bound = Math.max(self.watchMillis, delayMillis); // nobody exposed: look less and less often, as sysmon backs off
+            self.watchMillis = Math.min(bound * 2, Math.max(WATCH_CAP_MILLIS, delayMillis));
+        } else {
+            self.watchMillis = delayMillis;
+            return millis;
+        }
+        self.watching = true;
+        return millis == 0L ? bound : Math.min(millis, bound);
+    }
+
+    /**
+     * The driver of {@code r}, whose channels went from no pending wait to some, after publishing that: wakes one
+     * neighbour that selects without watching (it may have read no pending wait before {@code r} published), so that
+     * it watches. The Dekker pair of {@link #watchBound}: it publishes {@code SELECTING}, then reads the pending
+     * waits.
+     */
+    void firstWait(IoReactor r) {
+        if (delayMillis == 0L) {
+            return;
+        }
+        for (IoReactor o : reactors) {
+            if (o != r && o.parker().isSelecting() && !o.watching) {
+                o.parker().unpark();
+                return;
+            }
+        }
+    }
+}
