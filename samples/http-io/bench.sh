@@ -21,8 +21,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROUNDS="${1:-3}"
 HASH_ROUNDS="${ROUNDS_HASH:-20}"
 THREADS="${THREADS:-$(nproc)}"
-WARM_S=10; SAT_S=10; MOD_S=10; LOW_S=15
+WARM_S=10; SAT_S=10; MOD_S=10; MIX_S=10; LOW_S=15
 SAT_CONNS=32; MOD_CONNS=8; MOD_DELAY_MS=4; LOW_CONNS=2; LOW_DELAY_MS=10
+MIX_HEAVY_EVERY=200; MIX_HEAVY_ROUNDS=50000
 PORT=18080
 
 # wrk: find it, else install Debian's package (as root), else stop with what to do.
@@ -41,6 +42,7 @@ mvn -B -ntp -q ${MVN_FLAGS:-} -pl samples/http-io -am package -DskipTests -Djcst
     -Dmaven.javadoc.skip=true
 CP="samples/http-io/target/classes:$(cat samples/http-io/target/classpath.txt)"
 LUA="samples/http-io/paced.lua"
+MIX_LUA="samples/http-io/mixed.lua"
 URL="http://127.0.0.1:$PORT/hash?rounds=$HASH_ROUNDS"
 OUT="samples/http-io/target/bench"
 mkdir -p "$OUT"
@@ -58,8 +60,12 @@ rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
 total() { awk '/requests in/ { print $1 }' "$1"; }
 
 run_backend() {
-    local backend="$1" round="$2" log="$OUT/$1-$2"
-    java -Xms256m -Xmx256m -cp "$CP" dev.forage.samples.httpio.MainKt "$backend" "$PORT" "$THREADS" > "$log.server" 2>&1 &
+    local backend="$1" round="$2" log="$OUT/$1-$2" serve="$1" flags=()
+    if [[ "$backend" == forage-io-no-takeover ]]; then # the same server with selector takeover off (docs/io.md section 6)
+        serve=forage-io; flags=(-Dforage.io.takeoverMillis=0)
+    fi
+    java -Xms256m -Xmx256m "${flags[@]}" -cp "$CP" dev.forage.samples.httpio.MainKt "$serve" "$PORT" "$THREADS" \
+        > "$log.server" 2>&1 &
     local pid=$!
     for _ in $(seq 100); do
         curl -s -o /dev/null "$URL" && break
@@ -68,6 +74,8 @@ run_backend() {
     wrk -t2 -c"$SAT_CONNS" -d"${WARM_S}s" "$URL" > "$log.warm"
     wrk -t2 -c"$SAT_CONNS" -d"${SAT_S}s" "$URL" > "$log.sat"
     WRK_DELAY_MS=$MOD_DELAY_MS wrk -t1 -c"$MOD_CONNS" -d"${MOD_S}s" --latency -s "$LUA" "$URL" > "$log.mod"
+    WRK_DELAY_MS=$MOD_DELAY_MS WRK_HEAVY_EVERY=$MIX_HEAVY_EVERY WRK_HEAVY_ROUNDS=$MIX_HEAVY_ROUNDS \
+        wrk -t1 -c"$MOD_CONNS" -d"${MIX_S}s" --latency -s "$MIX_LUA" "$URL" > "$log.mix"
     sleep 1
     local before after
     before=$(cpu_us "$pid")
@@ -75,9 +83,9 @@ run_backend() {
     after=$(cpu_us "$pid")
     kill "$pid"; wait "$pid" 2>/dev/null || true
     local n; n=$(total "$log.low")
-    printf "%s %s %s %s %s %s %s %s\n" "$round" "$backend" "$(rps "$log.sat")" "$(pct_us "$log.mod" 50%)" \
+    printf "%s %s %s %s %s %s %s %s %s\n" "$round" "$backend" "$(rps "$log.sat")" "$(pct_us "$log.mod" 50%)" \
         "$(pct_us "$log.mod" 99%)" "$(rps "$log.mod")" "$(( (after - before) / n ))" "$(rps "$log.low")" \
-        | tee -a "$OUT/results.txt"
+        "$(pct_us "$log.mix" 99%)" | tee -a "$OUT/results.txt"
 }
 
 : > "$OUT/results.txt"
@@ -86,10 +94,11 @@ START_LOAD="$(uptime | sed 's/.*load average: //; s/,.*//')"
 echo "start: $(uptime)"
 echo "$(nproc) processors; Forage IO workers and Netty event loops: $THREADS; SHA-256 rounds per request: $HASH_ROUNDS; $ROUNDS rounds"
 echo "saturation: $SAT_CONNS connections ${SAT_S}s; moderate: $MOD_CONNS connections, ${MOD_DELAY_MS} ms pause, ${MOD_S}s;" \
-    "low: $LOW_CONNS connections, ${LOW_DELAY_MS} ms pause, ${LOW_S}s"
-COLUMNS_LINE="round backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps"
+    "low: $LOW_CONNS connections, ${LOW_DELAY_MS} ms pause, ${LOW_S}s;" \
+    "mixed: as moderate, every ${MIX_HEAVY_EVERY}th request $MIX_HEAVY_ROUNDS rounds"
+COLUMNS_LINE="round backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps mix_p99_us"
 echo "$COLUMNS_LINE"
-read -r -a ORDER <<< "${BACKENDS:-forage-io netty-epoll netty-nio ktor-cio}"
+read -r -a ORDER <<< "${BACKENDS:-forage-io forage-io-no-takeover netty-epoll netty-nio ktor-cio}"
 for r in $(seq "$ROUNDS"); do
     list=("${ORDER[@]}")
     if (( r % 2 == 0 )); then # every other round in reverse order, so drift of the machine hits all backends alike
@@ -107,15 +116,17 @@ echo "Medians over $ROUNDS rounds (requests/s higher is better, the rest lower):
 awk '
 function median(arr, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (arr[j] < arr[i]) { t = arr[i]; arr[i] = arr[j]; arr[j] = t }
     return (n % 2) ? arr[(n + 1) / 2] : (arr[n / 2] + arr[n / 2 + 1]) / 2 }
-{ k = $2; if (!(k in n)) order[++names] = k; n[k]++; sat[k, n[k]] = $3; p50[k, n[k]] = $4; p99[k, n[k]] = $5; cpu[k, n[k]] = $7 }
+{ k = $2; if (!(k in n)) order[++names] = k; n[k]++; sat[k, n[k]] = $3; p50[k, n[k]] = $4; p99[k, n[k]] = $5; cpu[k, n[k]] = $7
+  mix[k, n[k]] = $9 }
 END {
-    printf "%-18s %12s %10s %10s %14s\n", "backend", "sat req/s", "p50 us", "p99 us", "CPU us/req"
+    printf "%-22s %12s %10s %10s %14s %12s\n", "backend", "sat req/s", "p50 us", "p99 us", "CPU us/req", "mix p99 us"
     for (i = 1; i <= names; i++) { k = order[i]; m = n[k]
         for (j = 1; j <= m; j++) { a[j] = sat[k, j] } S = median(a, m)
         for (j = 1; j <= m; j++) { a[j] = p50[k, j] } P5 = median(a, m)
         for (j = 1; j <= m; j++) { a[j] = p99[k, j] } P9 = median(a, m)
         for (j = 1; j <= m; j++) { a[j] = cpu[k, j] } C = median(a, m)
-        printf "%-18s %12d %10d %10d %14d\n", k, S, P5, P9, C } }
+        for (j = 1; j <= m; j++) { a[j] = mix[k, j] } X = median(a, m)
+        printf "%-22s %12d %10d %10d %14d %12d\n", k, S, P5, P9, C, X } }
 ' "$OUT/results.txt" | tee "$OUT/table.txt"
 
 if [[ "${WRITE_RESULTS:-0}" == 1 ]]; then
@@ -128,7 +139,7 @@ if [[ "${WRITE_RESULTS:-0}" == 1 ]]; then
         echo "jdk	$(java -version 2>&1 | head -1 | sed 's/^[a-z]* version //; s/"//g') ($(java -version 2>&1 | sed -n 2p))"
         echo "wrk	$(wrk -v 2>&1 | head -1 | awk '{ print $1, $2 }')"
         echo "machine	$(nproc) processors; $THREADS Forage IO workers and Netty event loops; load average $START_LOAD at the start, $(echo "$END_UPTIME" | sed 's/.*load average: //; s/,.*//') at the end"
-        echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections for ${SAT_S} s after a ${WARM_S} s warm-up; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, ${MOD_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, ${LOW_S} s"
+        echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections for ${SAT_S} s after a ${WARM_S} s warm-up; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, ${MOD_S} s; mixed: the moderate rate with every ${MIX_HEAVY_EVERY}th request of $MIX_HEAVY_ROUNDS rounds, ${MIX_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, ${LOW_S} s"
         echo "columns	$COLUMNS_LINE"
         sed 's/ /\t/g' "$OUT/results.txt"
     } > "$RESULTS_FILE"

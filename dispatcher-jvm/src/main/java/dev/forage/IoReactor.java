@@ -49,6 +49,8 @@ final class IoReactor {
     private volatile int driver;
     /** What the last driver left, for neighbours that decide whether to watch or take over (T2). */
     private volatile int pendingChannels;
+    /** Channels registered with the selector (keys), whatever their waits: neighbours watch while there are some. */
+    private volatile int registeredChannels;
     private volatile long lastDrive;
     private volatile boolean anyReady;
     /** Set by the owner at P3 when it bounds its select to watch a neighbour (T3); cleared when the select ends. */
@@ -95,19 +97,20 @@ final class IoReactor {
     /**
      * The driver: publishes what neighbours read (T2), releases the drive, and wakes the owner if it waits for the
      * drive (the Dekker pair of {@link SelectorParker}'s wait: the owner publishes that it waits, then re-reads
-     * {@link #driver}; this releases, then reads where the owner is). A reactor whose channels went from none pending
-     * to some tells the takeover, which wakes a neighbour that sleeps without watching (T3).
+     * {@link #driver}; this releases, then reads where the owner is). A reactor that registered its first channel
+     * tells the takeover, which wakes a neighbour that sleeps without watching (T3).
      */
     void release() {
         anyReady = waits.hasReady();
-        int pending = waits.pendingChannels();
-        boolean firstWait = pendingChannels == 0 && pending > 0;
-        pendingChannels = pending;
+        pendingChannels = waits.pendingChannels();
+        int registered = closed ? 0 : selector.keys().size();
+        boolean firstChannel = registeredChannels == 0 && registered > 0;
+        registeredChannels = registered;
         lastDrive = System.nanoTime();
         driver = 0;
         parker.driveReleased();
-        if (firstWait) {
-            takeover.firstWait(this);
+        if (firstChannel) {
+            takeover.firstChannel(this);
         }
     }
 
@@ -116,9 +119,9 @@ final class IoReactor {
         return pendingChannels > 0 && !parker.isSelecting();
     }
 
-    /** Any thread: whether some channel has a pending wait. */
-    boolean hasPendingWaits() {
-        return pendingChannels > 0;
+    /** Any thread: whether some channel is registered with this reactor's selector, so neighbours watch it (T3). */
+    boolean hasChannels() {
+        return registeredChannels > 0;
     }
 
     /**

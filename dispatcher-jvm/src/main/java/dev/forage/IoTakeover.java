@@ -12,11 +12,12 @@ package dev.forage;
  *       pending waits and its owner is not in a select; a neighbour takes it over once nobody drove it for
  *       {@link Tunable#IO_TAKEOVER_MILLIS}. Neighbours look before every park, after every idle round and at every
  *       busy poll.</li>
- *   <li><b>Who watches</b> (T3, {@link #watchBound}): a sleeping neighbour bounds its select while another
- *       reactor has pending waits: by the takeover delay while one is exposed, else by a bound that doubles on each
- *       quiet look up to {@link #WATCH_CAP_MILLIS}. A pool without pending waits sleeps without a bound.</li>
- *   <li><b>The first wait</b> ({@link #firstWait}): a reactor whose channels went from no pending wait to some wakes
- *       one neighbour that sleeps without watching, which then watches.</li>
+ *   <li><b>Who watches</b> (T3, {@link #watchBound}): a sleeping worker bounds its select while another reactor
+ *       has registered channels: by the takeover delay while one is exposed, else by a bound that doubles on each
+ *       look up to {@link #WATCH_CAP_MILLIS} and drops back to the delay after a takeover. A pool without channels
+ *       sleeps without a bound.</li>
+ *   <li><b>The first channel</b> ({@link #firstChannel}): a reactor that registered its first channel wakes one
+ *       neighbour that sleeps without watching, which then watches.</li>
  * </ul>
  */
 final class IoTakeover {
@@ -56,50 +57,52 @@ final class IoTakeover {
                 if (now == 0L) {
                     now = System.nanoTime();
                 }
-                r.lendTo(thief, now, delayNanos);
+                if (r.lendTo(thief, now, delayNanos)) {
+                    thief.watchMillis = delayMillis; // a neighbour was stuck: watch closely again
+                }
             }
         }
     }
 
     /**
      * T3, {@code self}'s owner at P3 (after P1 published that it selects): the select bound in milliseconds (0: none)
-     * given the bound {@code millis} it had, shorter while a neighbour has pending waits. Marks {@code self} as
-     * watching when it bounds the select, which {@link #firstWait} reads.
+     * given the bound {@code millis} it had, shorter while a neighbour has channels. Marks {@code self} as watching
+     * when it bounds the select, which {@link #firstChannel} reads.
      */
     long watchBound(IoReactor self, long millis) {
         if (delayMillis == 0L) {
             return millis;
         }
         boolean exposed = false;
-        boolean pending = false;
+        boolean channels = false;
         for (IoReactor r : reactors) {
             if (r != self) {
                 exposed |= r.exposed();
-                pending |= r.hasPendingWaits();
+                channels |= r.hasChannels();
             }
+        }
+        if (!channels) {
+            self.watchMillis = delayMillis;
+            return millis;
         }
         long bound;
         if (exposed) {
-            bound = delayMillis;
-            self.watchMillis = delayMillis;
-        } else if (pending) {
-            bound = Math.max(self.watchMillis, delayMillis); // nobody exposed: look less and less often, as sysmon backs off
-            self.watchMillis = Math.min(bound * 2, Math.max(WATCH_CAP_MILLIS, delayMillis));
+            bound = delayMillis; // a neighbour runs with waits pending: look again once it could be stale
         } else {
-            self.watchMillis = delayMillis;
-            return millis;
+            // Nobody exposed: look less and less often, as sysmon backs off; a takeover resets it (fromNeighbours).
+            bound = Math.max(self.watchMillis, delayMillis);
+            self.watchMillis = Math.min(bound * 2, Math.max(WATCH_CAP_MILLIS, delayMillis));
         }
         self.watching = true;
         return millis == 0L ? bound : Math.min(millis, bound);
     }
 
     /**
-     * The driver of {@code r}, whose channels went from no pending wait to some, after publishing that: wakes one
-     * neighbour that selects without watching (it may have read no pending wait before {@code r} published), so that
-     * it watches. The Dekker pair of {@link #watchBound}: it publishes {@code SELECTING}, then reads the pending
-     * waits.
+     * The driver of {@code r}, which registered its first channel, after publishing that: wakes one neighbour that
+     * selects without watching (it may have read no channel before {@code r} published), so that it watches. The
+     * Dekker pair of {@link #watchBound}: it publishes {@code SELECTING}, then reads the neighbours' channels.
      */
-    void firstWait(IoReactor r) {
+    void firstChannel(IoReactor r) {
         if (delayMillis == 0L) {
             return;
         }

@@ -152,7 +152,7 @@ enum Tunable {
      * IO workers, in milliseconds: a channel belongs to one worker's selector; when that worker has not looked at it
      * for this long (it runs a long job, or the OS descheduled it) while waits are pending, another IO worker takes
      * the selector over for a moment and runs what the readiness resumes ({@code docs/io.md} section 6). A sleeping
-     * worker watches its neighbours this often while one is exposed, and at most every 16 ms while none is. 0
+     * worker watches its neighbours this often while one is exposed, and every 16 ms while they only have channels. 0
      * turns takeover off: a channel then waits for its own worker, as in Netty's event loops.
      */
     IO_TAKEOVER_MILLIS("ioTakeoverMillis", "forage.io.takeoverMillis", 1, 0, 60_000);

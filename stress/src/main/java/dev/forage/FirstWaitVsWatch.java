@@ -17,10 +17,10 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 
 /**
  * Selector takeover's watch race ({@code docs/io.md} section 6, T3): worker A registers its first wait (its
- * reactor's pending channels go from none to one, published when A releases the drive) while its neighbour B enters
- * a select, publishing SELECTING (P1) and then reading its neighbours' pending waits to choose its bound. Either B
- * reads A's wait and bounds its select to the takeover delay, or A's release reads B selecting without watching and
- * wakes it: B never sleeps its whole deadline while A's channel is unwatched. Fresh reactors, takeover and pipe per
+ * reactor's registered channels go from none to one, published when A releases the drive) while its neighbour B
+ * enters a select, publishing SELECTING (P1) and then reading its neighbours' channels to choose its bound. Either B
+ * reads A's channel and bounds its select, or A's release reads B selecting without watching and wakes it: B never
+ * sleeps its whole deadline while A's channel is unwatched. Fresh reactors, takeover and pipe per
  * sample.
  *
  * <p>B parks for one second, about a million times the race; A's thread never parks, so A stays exposed. Result: r1
@@ -76,7 +76,7 @@ public class FirstWaitVsWatch {
     @Actor
     public void owner() {
         a.parker().bindCurrentThread();
-        a.submit(wait); // R1 under the drive; the release publishes the first pending channel (T3)
+        a.submit(wait); // R1 under the drive; the release publishes the first registered channel (T3)
     }
 
     @Arbiter
