@@ -1,10 +1,6 @@
 package dev.forage;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.channels.Pipe;
 import java.nio.channels.SelectableChannel;
-import java.nio.channels.SelectionKey;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -21,7 +17,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  * enters a select, publishing SELECTING (P1) and then reading its neighbours' channels to choose its bound. Either B
  * reads A's channel and bounds its select, or A's release reads B selecting without watching and wakes it: B never
  * sleeps its whole deadline while A's channel is unwatched. Fresh reactors, takeover and pipe per
- * sample.
+ * sample ({@link TwoReactors}).
  *
  * <p>B parks for one second, about a million times the race; A's thread never parks, so A stays exposed. Result: r1
  * B's park returned before its deadline, r2 A's wait is still pending (nobody fired it: the pipe stays empty).
@@ -36,34 +32,19 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
 @State
 public class FirstWaitVsWatch {
     private static final long PARK_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final long CLOSED_CHECK = Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS);
-
-    private final IoReactor a = new IoReactor("stress", 0, CLOSED_CHECK, null);
-    private final IoReactor b = new IoReactor("stress", 1, CLOSED_CHECK, null);
-    private final Pipe pipe;
-    private final IoWait wait;
-    private long parkedNanos = -1;
-
-    public FirstWaitVsWatch() {
-        IoTakeover takeover = new IoTakeover(new IoReactor[] {a, b}, 1L);
-        a.takeover = takeover;
-        b.takeover = takeover;
-        try {
-            pipe = Pipe.open();
-            pipe.source().configureBlocking(false);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    private final TwoReactors pair = new TwoReactors(false);
+    private final IoReactor a = pair.a;
+    private final IoReactor b = pair.b;
+    private final IoWait wait = pair.waitOnA(new ReadinessListener() {
+        @Override
+        public void ready(SelectableChannel channel) {
         }
-        wait = new IoWait(a, pipe.source(), SelectionKey.OP_READ, new ReadinessListener() {
-            @Override
-            public void ready(SelectableChannel channel) {
-            }
 
-            @Override
-            public void failed(Throwable error) {
-            }
-        });
-    }
+        @Override
+        public void failed(Throwable error) {
+        }
+    });
+    private long parkedNanos = -1;
 
     @Actor
     public void neighbour() {
@@ -83,13 +64,6 @@ public class FirstWaitVsWatch {
     public void arbiter(ZZ_Result r) {
         r.r1 = parkedNanos >= 0 && parkedNanos < PARK_NANOS;
         r.r2 = wait.isPending();
-        a.closeSelector();
-        b.closeSelector();
-        try {
-            pipe.source().close();
-            pipe.sink().close();
-        } catch (IOException ignored) {
-            // released with the pipe's descriptors
-        }
+        pair.close();
     }
 }

@@ -1,11 +1,6 @@
 package dev.forage;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.Pipe;
 import java.nio.channels.SelectableChannel;
-import java.nio.channels.SelectionKey;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -31,28 +26,16 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Told twice, never, or an exception: the drive did not exclude.")
 @State
 public class TakeoverVsOwnerPoll {
-    private static final long CLOSED_CHECK = Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS);
-
-    private final IoReactor a = new IoReactor("stress", 0, CLOSED_CHECK, null);
-    private final IoReactor b = new IoReactor("stress", 1, CLOSED_CHECK, null);
-    private final Pipe pipe;
+    private final TwoReactors pair = new TwoReactors(true);
+    private final IoReactor a = pair.a;
+    private final IoReactor b = pair.b;
     private final AtomicInteger told = new AtomicInteger();
     private volatile Thread threadA;
     private volatile int teller;
     private volatile boolean failed;
 
     public TakeoverVsOwnerPoll() {
-        IoTakeover takeover = new IoTakeover(new IoReactor[] {a, b}, 1L);
-        a.takeover = takeover;
-        b.takeover = takeover;
-        try {
-            pipe = Pipe.open();
-            pipe.source().configureBlocking(false);
-            pipe.sink().write(ByteBuffer.wrap(new byte[] {1}));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        a.submit(new IoWait(a, pipe.source(), SelectionKey.OP_READ, new ReadinessListener() {
+        a.submit(pair.waitOnA(new ReadinessListener() {
             @Override
             public void ready(SelectableChannel channel) {
                 told.incrementAndGet();
@@ -98,13 +81,6 @@ public class TakeoverVsOwnerPoll {
     public void arbiter(II_Result r) {
         r.r1 = told.get();
         r.r2 = failed ? -1 : teller;
-        a.closeSelector();
-        b.closeSelector();
-        try {
-            pipe.source().close();
-            pipe.sink().close();
-        } catch (IOException ignored) {
-            // released with the pipe's descriptors
-        }
+        pair.close();
     }
 }
