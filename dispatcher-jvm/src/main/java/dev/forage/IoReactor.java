@@ -14,12 +14,13 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * parker knows when to block, this class what a select finds. The protocol and its proof are in
  * {@code docs/io.md}; the step labels below (R1..R3) point there.
  *
- * <p>Readiness found by a select is only collected here (the fired waits go to {@link #ready}); the worker tells
- * the listeners in {@link #runReady()}, after the sleep protocol has finished its bookkeeping, so that the jobs
- * they submit are pushed by an awake worker onto its own deque. {@link #hasReady()} tells the parker, and through
- * it the protocol's blocking loop, that the worker has something to do although nobody woke it.
+ * <p>Readiness found by a select is only collected here (the fired waits go to the ready list of
+ * {@link IoWaits}); the worker tells the listeners in {@link #runReady()}, after the sleep protocol has finished its
+ * bookkeeping, so that the jobs they submit are pushed by an awake worker onto its own deque. {@link #hasReady()}
+ * tells the parker, and through it the protocol's blocking loop, that the worker has something to do although
+ * nobody woke it.
  *
- * <p>Threads: the selector's keys, the waits and {@link #ready} belong to the thread that <em>drives</em> the
+ * <p>Threads: the selector's keys, the waits and the ready list belong to the thread that <em>drives</em> the
  * reactor ({@link #tryDrive()}, a lock that is only ever tried): the owner while it polls or parks, or a neighbour
  * worker that takes over while the owner is busy or descheduled ({@link #lendTo}, {@code docs/io.md} section 6).
  * A select runs only under the drive, so no registration ever waits for a select. {@link #submit},
@@ -38,7 +39,7 @@ final class IoReactor {
     final Selector selector;
     /** The owner's parker: it blocks in {@link #selector}, and a hand-over unparks it. */
     private final SelectorParker parker;
-    /** Waits and cancellations handed over by other threads; the owner applies them (R1). */
+    /** Waits and cancellations handed over by other threads; the driver applies them (R1). */
     private final ConcurrentLinkedQueue<IoWait> commands = new ConcurrentLinkedQueue<IoWait>();
     /** Written under {@code commands}' monitor, so that no command is queued after the owner drained it at close. */
     private volatile boolean closed;

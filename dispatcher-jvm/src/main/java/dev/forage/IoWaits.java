@@ -96,7 +96,8 @@ final class IoWaits {
                 fail(w, IoClosedException.channelClosed(w));
                 return;
             }
-            reactor.selectNow(); // a key cancelled by its user: a select deregisters it, so the channel can register again
+            // A key cancelled by its user: a select deregisters it, so the channel can register again.
+            reactor.selectNow();
             collectSelected();
             key = ch.keyFor(reactor.selector);
         }
