@@ -38,11 +38,6 @@ final class IoTakeover {
         this.delayNanos = this.delayMillis * 1_000_000L;
     }
 
-    /** Whether neighbours take over at all. */
-    boolean isOn() {
-        return delayMillis > 0L;
-    }
-
     /**
      * T4, {@code thief}'s driver: every exposed neighbour that nobody drove for the takeover delay is looked at once,
      * and the waits that ended move to {@code thief}'s ready list.
