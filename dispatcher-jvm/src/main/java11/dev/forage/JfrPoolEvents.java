@@ -12,12 +12,16 @@ import jdk.jfr.Recording;
  * folder and loaded only by {@link PoolEvents#INSTANCE}, by name, after it found {@code jdk.jfr.Event}: no other
  * class of the engine names it or a {@code jdk.jfr} type.
  *
- * <p>Whether long jobs are timed follows the recordings: a listener re-reads {@link EventType#isEnabled()} of
- * the long-job event whenever a recording starts or stops, into a volatile flag that workers copy now and then
- * ({@link PoolEvents#longJobsEnabled()}). Adding the listener does not start Flight Recorder.
+ * <p>Whether an event is made at all follows the recordings: a listener re-reads {@link EventType#isEnabled()}
+ * of each event whenever a recording starts or stops, into volatile flags; workers copy the long-job flag now and
+ * then ({@link PoolEvents#longJobsEnabled()}). Adding the listener does not start Flight Recorder. Nothing here
+ * creates an event object while its flag is off: an event class's static initializer registers it with Flight
+ * Recorder, and the first registration in a JVM builds the recorder's metadata, about a tenth of a second of CPU
+ * that would land on whichever worker first woke without work.
  */
 final class JfrPoolEvents extends PoolEvents {
     private volatile boolean longJobsEnabled;
+    private volatile boolean wakeupsEnabled;
 
     JfrPoolEvents() {
         FlightRecorder.addListener(new FlightRecorderListener() {
@@ -37,7 +41,10 @@ final class JfrPoolEvents extends PoolEvents {
     }
 
     private void refresh() {
+        // Only once a recorder exists (its listener calls, or the constructor's check): the EventType lookups
+        // register the event classes, on this thread rather than on a worker.
         longJobsEnabled = EventType.getEventType(LongJobEvent.class).isEnabled();
+        wakeupsEnabled = EventType.getEventType(WakeupWithoutWorkEvent.class).isEnabled();
     }
 
     @Override
@@ -62,6 +69,9 @@ final class JfrPoolEvents extends PoolEvents {
 
     @Override
     void wakeupWithoutWork(String pool, int workerIndex) {
+        if (!wakeupsEnabled) {
+            return;
+        }
         WakeupWithoutWorkEvent event = new WakeupWithoutWorkEvent();
         if (event.isEnabled()) {
             event.pool = pool;

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.testing.Poll;
 import dev.forage.testing.Watchdog;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -20,7 +24,10 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 
-/** The JFR events, recorded to a file and read back: a long job and a wake-up that found no work. */
+/**
+ * The JFR events, recorded to a file and read back: a long job and a wake-up that found no work. And the other
+ * side: without a recording, a pool never sets up Flight Recorder.
+ */
 @Watchdog.Budget(seconds = 120)
 class JfrEventsTest {
     /** A job that parks until it has provably run longer than the long-job threshold. */
@@ -94,5 +101,46 @@ class JfrEventsTest {
                 assertTrue(w == 0 || w == 1, "worker " + w);
             }
         }
+    }
+
+    /**
+     * Creating a JFR event object runs its class's static initializer, which registers the class and, the first
+     * time in a JVM, builds Flight Recorder's whole metadata repository: about a tenth of a second of CPU,
+     * measured on a worker that had just woken without work. So an event object is made only while a recording
+     * wants that event. A fresh JVM, since any recording earlier in this one set the repository up already; its
+     * class-loading log shows whether the repository was loaded.
+     */
+    @Test
+    void withoutARecordingWakeUpsWithoutWorkNeverSetUpFlightRecorder() throws Exception {
+        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+        Process p = new ProcessBuilder(java, "-Xlog:class+load=info", "-cp", System.getProperty("java.class.path"),
+                JfrUntouchedMain.class.getName()).redirectErrorStream(true).start();
+        String out = readAll(p.getInputStream());
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("DONE 3"), "the child did not see its three wake-ups without work: " + tail(out));
+        // The guard is the pool's, not an accident of the classpath: JfrPoolEvents itself is in use.
+        assertTrue(out.contains("dev.forage.JfrPoolEvents "), "JfrPoolEvents was not loaded: " + tail(out));
+        assertFalse(out.contains("jdk.jfr.internal.MetadataRepository "),
+                "Flight Recorder's metadata was set up with no recording: " + grep(out, "dev.forage.jfr."));
+    }
+
+    private static String readAll(InputStream in) throws Exception {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        byte[] chunk = new byte[8192];
+        int n;
+        while ((n = in.read(chunk)) > 0) {
+            buffer.write(chunk, 0, n);
+        }
+        return buffer.toString(StandardCharsets.UTF_8.name());
+    }
+
+    private static String tail(String out) {
+        return out.substring(Math.max(0, out.length() - 2000));
+    }
+
+    private static String grep(String out, String needle) {
+        return java.util.Arrays.stream(out.split("\n")).filter(l -> l.contains(needle))
+                .collect(Collectors.joining("\n"));
     }
 }
