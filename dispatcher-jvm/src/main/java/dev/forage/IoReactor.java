@@ -63,6 +63,13 @@ final class IoReactor {
     private final IoWaits waits;
     /** Takeovers that moved waits away from this reactor, for tests (written under the drive). */
     volatile long lent;
+    /**
+     * The statistics of this reactor's worker, where the takeovers that worker makes are counted (by its own
+     * thread, as every counter). Its own until the pool binds the worker's ({@link SelectorIo#countInto}), before
+     * any worker starts. Volatile for a pool whose callers drive the worker, which start after it was built; read
+     * once per takeover.
+     */
+    volatile WorkerStatistics counters = new WorkerStatistics();
     // The owner only.
     private boolean runningListeners;
 

@@ -54,6 +54,7 @@ final class IoTakeover {
                 }
                 if (r.lendTo(thief, now, delayNanos)) {
                     thief.watchMillis = delayMillis; // a neighbour was stuck: watch closely again
+                    thief.counters.ioTakeover();
                 }
             }
         }

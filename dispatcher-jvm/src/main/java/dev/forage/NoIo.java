@@ -55,6 +55,10 @@ final class NoIo implements PoolIo {
     }
 
     @Override
+    public void countInto(int index, WorkerStatistics counters) {
+    }
+
+    @Override
     public String toString() {
         return "NoIo[" + poolName + "]";
     }

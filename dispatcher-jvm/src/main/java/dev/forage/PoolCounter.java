@@ -43,7 +43,14 @@ public enum PoolCounter {
      * Times a thread was put to work in place of a worker that entered a blocking section, so that the pool kept
      * its parallelism ({@code docs/sleep.md}, "Blocking sections and compensation").
      */
-    COMPENSATIONS("compensations", "Threads activated to stand in for blocked workers");
+    COMPENSATIONS("compensations", "Threads activated to stand in for blocked workers"),
+    /**
+     * Selector takeovers: times an IO worker looked at a neighbour's selector, because nobody had for
+     * {@link Tunable#IO_TAKEOVER_MILLIS} while it had waits pending, and resumed waits that had ended there
+     * ({@code docs/io.md} section 6). Counted on the worker that took over. Always 0 without
+     * {@link ForagePoolBuilder#ioWorkers()}.
+     */
+    IO_TAKEOVERS("ioTakeovers", "Times an IO worker resumed waits from a neighbour's unwatched selector");
 
     private final String key;
     private final String description;

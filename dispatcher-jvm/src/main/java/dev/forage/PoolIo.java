@@ -53,4 +53,10 @@ interface PoolIo {
 
     /** Core worker {@code index} never got a running thread (starting the pool failed): releases what it holds. */
     void workerNeverRan(int index);
+
+    /**
+     * Once per core worker, after the workers are made and before any starts: the statistics where the IO events
+     * of worker {@code index}'s thread are counted ({@link PoolCounter#IO_TAKEOVERS}).
+     */
+    void countInto(int index, WorkerStatistics counters);
 }

@@ -96,6 +96,9 @@ final class Registry implements PoolProbe, LatchWaker {
         for (int i = 0; i < workers.length; i++) {
             workers[i] = new Worker(this, i, parkers[i]);
         }
+        for (int i = 0; i < core; i++) {
+            io.countInto(i, workers[i].counters);
+        }
         runner.start();
     }
 

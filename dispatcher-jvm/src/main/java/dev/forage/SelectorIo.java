@@ -101,6 +101,14 @@ final class SelectorIo implements PoolIo {
     }
 
     @Override
+    public void countInto(int index, WorkerStatistics counters) {
+        IoReactor r = reactor(index);
+        if (r != null) {
+            r.counters = counters;
+        }
+    }
+
+    @Override
     public void poll(int index) {
         IoReactor r = reactor(index);
         if (r != null) {

@@ -113,4 +113,8 @@ final class WorkerStatistics {
     void nap() {
         increment(PoolCounter.NAPS);
     }
+
+    void ioTakeover() {
+        increment(PoolCounter.IO_TAKEOVERS);
+    }
 }

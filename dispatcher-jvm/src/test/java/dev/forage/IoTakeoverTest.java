@@ -75,6 +75,8 @@ class IoTakeoverTest {
             assertTrue(servedWhileStuck.get(), "the readiness waited for the stuck owner");
             assertNotEquals(stuckOn.get(), toldOn.get(), "told on the stuck owner itself");
             assertTrue(toldOn.get().startsWith("takeover"), "told on a worker of the pool: " + toldOn.get());
+            // Counted before the neighbour told the listener, so the chain listener, job, this thread sees it.
+            assertTrue(pool.statistics().count(PoolCounter.IO_TAKEOVERS) >= 1, pool.statistics()::toString);
             p[0].close();
             p[1].close();
         }
@@ -94,6 +96,8 @@ class IoTakeoverTest {
         AtomicLong echoed = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         long lent = 0;
+        SelectorIo io;
+        ForagePool closed;
         try (ForagePool pool = ForagePool.builder().ioWorkers().threads(2).name("takeover-echo")
                 .uncaughtExceptionHandler((t, e) -> errors.add(e)).build();
                 ServerSocketChannel server = SelectorParkerTest.server()) {
@@ -161,9 +165,13 @@ class IoTakeoverTest {
             for (SocketChannel c : clients) {
                 c.close();
             }
-            SelectorIo io = (SelectorIo) pool.registry().io;
-            lent = io.reactor(0).lent + io.reactor(1).lent;
+            io = (SelectorIo) pool.registry().io;
+            closed = pool;
         }
+        // Read after close: the workers have ended, so every count is final.
+        lent = io.reactor(0).lent + io.reactor(1).lent;
+        assertEquals(lent, closed.statistics().count(PoolCounter.IO_TAKEOVERS),
+                "every takeover that moved waits is counted once, on the worker that took over");
         assertTrue(errors.isEmpty(), () -> "errors: " + errors);
         assertEquals((long) connections * rounds, echoed.get());
         assertTrue(lent > 0, "no neighbour took a selector over: the test did not exercise takeover");
