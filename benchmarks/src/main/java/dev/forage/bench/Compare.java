@@ -31,9 +31,14 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 public final class Compare {
-    /** The JVM flags of every measuring JVM, besides the pool sizing flags. */
+    /**
+     * The JVM flags of every measuring JVM, besides the pool sizing flags. {@code AlwaysPreTouch} touches the
+     * whole heap at start: without it, the kernel's first-touch faults on fresh heap pages fell in the timed part of
+     * whichever JVM had not yet allocated through its heap in the warm-up, and a subject that allocates more per
+     * operation (fork-join fib: 1.2 ms in some JVMs, 3.4 ms in others, of one build) read as slower in some forks.
+     */
     static final List<String> CHILD_FLAGS = List.of("-Xms1g", "-Xmx1g", "-Xss1m", "-XX:+UseG1GC",
-            "-Djava.awt.headless=true");
+            "-XX:+AlwaysPreTouch", "-Djava.awt.headless=true");
     static final String RESULTS_BEGIN = "<!-- compare:results:begin -->";
     static final String RESULTS_END = "<!-- compare:results:end -->";
     static final String SCENARIOS_BEGIN = "<!-- compare:scenarios:begin -->";

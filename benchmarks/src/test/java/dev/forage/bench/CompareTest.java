@@ -57,6 +57,7 @@ class CompareTest {
         assertTrue(cmd.contains("-Dkotlinx.coroutines.scheduler.core.pool.size=8"), cmd.toString());
         assertTrue(cmd.contains("-Djava.util.concurrent.ForkJoinPool.common.parallelism=8"), cmd.toString());
         assertTrue(cmd.contains("-Xss1m") && cmd.contains("-Xmx1g"), cmd.toString());
+        assertTrue(cmd.contains("-XX:+AlwaysPreTouch"), "a fresh heap's page faults must not fall in timed parts: " + cmd);
         assertEquals(List.of("dev.forage.bench.Child", "lowload-1ms-w8", "default", "8", "quick"),
                 cmd.subList(cmd.size() - 5, cmd.size()));
     }
