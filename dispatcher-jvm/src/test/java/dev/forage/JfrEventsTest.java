@@ -4,16 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.ChildJvm;
 import dev.forage.testing.Poll;
 import dev.forage.testing.Watchdog;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -112,27 +110,12 @@ class JfrEventsTest {
      */
     @Test
     void withoutARecordingWakeUpsWithoutWorkNeverSetUpFlightRecorder() throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        Process p = new ProcessBuilder(java, "-Xlog:class+load=info", "-cp", System.getProperty("java.class.path"),
-                JfrUntouchedMain.class.getName()).redirectErrorStream(true).start();
-        String out = readAll(p.getInputStream());
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), out);
-        assertEquals(0, p.exitValue(), out);
+        String out = ChildJvm.run(2, Collections.singletonList("-Xlog:class+load=info"), JfrUntouchedMain.class);
         assertTrue(out.contains("DONE 3"), "the child did not see its three wake-ups without work: " + tail(out));
         // The guard is the pool's, not an accident of the classpath: JfrPoolEvents itself is in use.
         assertTrue(out.contains("dev.forage.JfrPoolEvents "), "JfrPoolEvents was not loaded: " + tail(out));
         assertFalse(out.contains("jdk.jfr.internal.MetadataRepository "),
                 "Flight Recorder's metadata was set up with no recording: " + grep(out, "dev.forage.jfr."));
-    }
-
-    private static String readAll(InputStream in) throws Exception {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        byte[] chunk = new byte[8192];
-        int n;
-        while ((n = in.read(chunk)) > 0) {
-            buffer.write(chunk, 0, n);
-        }
-        return buffer.toString(StandardCharsets.UTF_8.name());
     }
 
     private static String tail(String out) {

@@ -6,16 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.ChildJvm;
 import dev.forage.testing.Watchdog;
-import java.io.ByteArrayOutputStream;
-import java.io.File;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -115,25 +112,10 @@ class QueueCapacityTest {
     @ParameterizedTest(name = "{0} threads, {1} jobs")
     @CsvSource({"1, shared", "2, shared", "4, shared", "1, distinct"})
     void aRunawaySpawnerInA256MiBHeapMeetsTheRejectionNotOutOfMemory(int threads, String jobs) throws Exception {
-        String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-        Process p = new ProcessBuilder(java, "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp",
-                System.getProperty("java.class.path"), RunawaySpawner.class.getName(), String.valueOf(threads), jobs)
-                .redirectErrorStream(true).start();
-        String out = readAll(p.getInputStream());
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), out);
-        assertEquals(0, p.exitValue(), out);
+        String out = ChildJvm.run(5, Arrays.asList("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"), RunawaySpawner.class,
+                String.valueOf(threads), jobs);
         assertTrue(out.contains("REJECTED pool runaway: queue capacity exceeded"), out);
         assertTrue(out.contains("TERMINATED true"), out);
-    }
-
-    private static String readAll(InputStream in) throws Exception {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        byte[] chunk = new byte[8192];
-        int n;
-        while ((n = in.read(chunk)) > 0) {
-            buffer.write(chunk, 0, n);
-        }
-        return buffer.toString(StandardCharsets.UTF_8.name());
     }
 
     @Test
