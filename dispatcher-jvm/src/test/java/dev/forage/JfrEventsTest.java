@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.testing.ChildJvm;
-import dev.forage.testing.Poll;
 import dev.forage.testing.Watchdog;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,11 +65,7 @@ class JfrEventsTest {
                 job.done.await();
                 // A useless wake-up, made deterministically: wake a sleeper while nothing is queued anywhere. Its
                 // search finds nothing, which is what the event reports.
-                Pools.awaitAllAsleep(pool);
-                long before = pool.statistics().wakeupsWithoutWork();
-                ((JecSleep) pool.registry().sleep).wakeAnyThreads(1);
-                Poll.until("a wake-up without work", () -> pool.statistics().wakeupsWithoutWork() > before,
-                        pool::toString);
+                Pools.wakeOneWithoutWork(pool);
             }
             recording.stop();
             recording.dump(file);
@@ -111,7 +106,7 @@ class JfrEventsTest {
     @Test
     void withoutARecordingWakeUpsWithoutWorkNeverSetUpFlightRecorder() throws Exception {
         String out = ChildJvm.run(2, Collections.singletonList("-Xlog:class+load=info"), JfrUntouchedMain.class);
-        assertTrue(out.contains("DONE 3"), "the child did not see its three wake-ups without work: " + tail(out));
+        assertTrue(out.contains(JfrUntouchedMain.DONE), "the child did not see its wake-ups without work: " + tail(out));
         // The guard is the pool's, not an accident of the classpath: JfrPoolEvents itself is in use.
         assertTrue(out.contains("dev.forage.JfrPoolEvents "), "JfrPoolEvents was not loaded: " + tail(out));
         assertFalse(out.contains("jdk.jfr.internal.MetadataRepository "),

@@ -74,6 +74,17 @@ final class Pools {
     }
 
     /**
+     * A wake-up that finds no work, made deterministically: once every worker sleeps, wakes one while nothing is
+     * queued anywhere, and returns when the pool has counted the wake-up without work.
+     */
+    static void wakeOneWithoutWork(ForagePool pool) {
+        awaitAllAsleep(pool);
+        long before = pool.statistics().wakeupsWithoutWork();
+        ((JecSleep) pool.registry().sleep).wakeAnyThreads(1);
+        Poll.until("a wake-up without work", () -> pool.statistics().wakeupsWithoutWork() > before, pool::toString);
+    }
+
+    /**
      * Runs one job on each worker at the same time (they meet at a barrier, so no worker can take two) and
      * returns the threads that ran them; then each job runs {@code after}, which may throw.
      */
