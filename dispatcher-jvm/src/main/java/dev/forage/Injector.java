@@ -213,6 +213,62 @@ final class Injector extends InjectorTail {
     }
 
     /**
+     * Any thread. Removes the oldest jobs into {@code into[0]} on, oldest first, and returns how many: 0 when empty.
+     * With at least {@code minQueued} jobs queued it takes {@code 1 + queued / shares} of them (with {@code shares}
+     * consumers draining, each takes about its share), at most {@code max} and no further than the head's block,
+     * with one claim CAS, so consumers that drain a backlog meet on the head index once per batch instead of once
+     * per job (Tokio and Go move a batch from their global queue to the worker's own). With fewer it takes one job,
+     * as {@link #poll}. Reads the tail index on every call, which {@code poll} skips inside a full block: once per
+     * batch.
+     */
+    public int pollBatch(Runnable[] into, int max, int shares, long minQueued) {
+        long head = headIndex;
+        Block block = headBlock;
+        int waits = 0;
+        while (true) {
+            int offset = offset(head);
+            if (offset == lastOffset) {
+                waits = pause(waits); // another consumer is moving the head to the next block
+                head = headIndex;
+                block = headBlock;
+                continue;
+            }
+            long tail = tailIndex;
+            long queued = jobsBetween(head, tail);
+            if (queued <= 0) {
+                return 0;
+            }
+            long newHead = head;
+            // Every slot before the block's last offset is claimed by a producer once the tail has left the block.
+            long inBlock = queued;
+            if (blockStart(head) != blockStart(tail)) {
+                inBlock = lastOffset - offset;
+                newHead |= HAS_NEXT; // as in poll: later claims in this block skip the tail
+            }
+            int n = queued < minQueued ? 1 : (int) Math.min(Math.min(max, 1 + queued / shares), inBlock);
+            newHead += (long) n << SHIFT;
+            if (HEAD_INDEX.compareAndSet(this, head, newHead)) {
+                if (offset + n == lastOffset) {
+                    // We took the block's last slot: move the head to the next block, as poll does.
+                    Block next = waitForNext(block);
+                    long nextIndex = (newHead & ~HAS_NEXT) + (1L << SHIFT);
+                    if (next.next != null) {
+                        nextIndex |= HAS_NEXT;
+                    }
+                    headBlock = next;
+                    headIndex = nextIndex;
+                }
+                for (int i = 0; i < n; i++) {
+                    into[i] = take(block, offset + i);
+                }
+                return n;
+            }
+            head = headIndex;
+            block = headBlock;
+        }
+    }
+
+    /**
      * Any thread. Whether no job is queued: a volatile read of the head index, then of the tail index (the read
      * side of the sleep protocol's fence pair). May answer "not empty" while a consumer moves the head to the
      * next block; never "empty" when a push's claim came before the call.

@@ -13,10 +13,11 @@ import java.util.Arrays;
  * <p>The contract, all on the worker's own thread:
  * <ul>
  *   <li>{@link #takeLocalJob}: which of its own jobs the worker runs next. The newest (LIFO), except in its
- *       top-level loop every {@link Tunable#FAIRNESS_INTERVAL} jobs, when the injector's oldest and then its own
- *       oldest come first, and after {@link #takeOldestNext()} ({@code executeFair}) (section 8).</li>
- *   <li>{@link #takeBeforeIdling}: one look at the other deques and the injector before the worker counts itself
- *       idle (section 6).</li>
+ *       top-level loop while a batch it took from the injector is left, whose oldest comes first (section 3.9),
+ *       every {@link Tunable#FAIRNESS_INTERVAL} jobs, when the injector's oldest and then its own oldest come
+ *       first, and after {@link #takeOldestNext()} ({@code executeFair}) (section 8).</li>
+ *   <li>{@link #takeBeforeIdling}: one look at the injector, then at the other deques, before the worker counts
+ *       itself idle (section 6).</li>
  *   <li>{@link #findWork(IdleState)}: one full search of an idle worker, in this order: its own deque; the
  *       injector, on the first search after a wake-up (section 4.7); the place the protocol's idle state names
  *       ({@link IdleState#firstPlaceToLook}: EMPER's wake-up hint); the other deques from a random start, leaving
@@ -39,6 +40,8 @@ final class SearchPolicy extends SearchPolicyPad {
     private final PoolTimers timers;
     private final int fairnessInterval;
     private final int injectedStreamRounds;
+    /** This worker's batches from the injector (section 3.9). */
+    private final InjectorBatches batches;
     /** The lone-job pause; 0: a yield instead (the lock-based baselines, or the tunable set to 0). */
     private final long loneJobPauseNanos;
     private final LatchPause pause;
@@ -68,6 +71,7 @@ final class SearchPolicy extends SearchPolicyPad {
         // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
         this.random = (owner.index + 1) * 0x9E3779B97F4A7C15L | 1L;
         this.untilFairnessCheck = fairnessInterval;
+        this.batches = new InjectorBatches(owner, registry, tuning.getInt(Tunable.INJECTOR_BATCH));
         this.leftLoneJobIndex = new long[registry.workers.length];
         Arrays.fill(leftLoneJobIndex, -1L);
         this.leftLoneJobRound = new int[registry.workers.length];
@@ -76,7 +80,8 @@ final class SearchPolicy extends SearchPolicyPad {
 
     /**
      * The next job of the worker's own. Inside a job ({@code jobDepth > 0}, a wait that helps) always the newest:
-     * a plain LIFO pop, as Rayon's {@code wait_until}. In the top-level loop, normally the newest too, but after
+     * a plain LIFO pop, as Rayon's {@code wait_until}. In the top-level loop, normally the newest too, but while a
+     * batch taken from the injector is left its oldest job ({@link InjectorBatches#takeOldest}), after
      * {@link #takeOldestNext()} the oldest, and every {@link Tunable#FAIRNESS_INTERVAL} jobs the injector's oldest
      * and then this deque's oldest come first, so neither starves behind a stream of new local jobs.
      *
@@ -90,6 +95,14 @@ final class SearchPolicy extends SearchPolicyPad {
         WorkDeque deque = owner.deque;
         if (jobDepth > 0) {
             return deque.pop();
+        }
+        if (batches.pending()) {
+            // The batch's jobs are the oldest outside jobs: before the injector's, and taken in their order, so the
+            // fairness rule below has nothing to do until the batch is gone.
+            Runnable job = batches.takeOldest();
+            if (job != null) {
+                return job;
+            }
         }
         if (--untilFairnessCheck == 0) {
             untilFairnessCheck = fairnessInterval;
@@ -115,15 +128,16 @@ final class SearchPolicy extends SearchPolicyPad {
     }
 
     /**
-     * One look at the other deques and at the injector before counting this worker idle (Rayon goes idle first).
-     * A worker that lives on stolen or injected jobs (a stream of outside submissions, a neighbour that keeps
+     * One look at the injector, then at the other deques, before counting this worker idle (Rayon goes idle
+     * first). The injector first: a worker that finished a batch takes the next one instead of splitting its
+     * neighbour's (section 3.9). A worker that lives on stolen or injected jobs (a stream of outside submissions, a neighbour that keeps
      * spawning, a coroutine that yields) then runs them without two read-modify-writes of the sleep counters per
      * job, a word that every post reads. Safe for the sleep protocol: a worker that is not counted idle is one
      * that no poster counts on, so at worst a poster wakes a sleeper it did not need.
      */
     Runnable takeBeforeIdling() {
-        Runnable job = stealFromOthers(true);
-        return job != null ? job : pollInjector();
+        Runnable job = pollInjector();
+        return job != null ? job : stealFromOthers(true);
     }
 
     /**
@@ -189,7 +203,13 @@ final class SearchPolicy extends SearchPolicyPad {
      * timers; the injector.
      */
     Runnable search(boolean mayLeaveLoneJobs, boolean injectorFirst, int firstPlace) {
-        Runnable job = owner.deque.pop();
+        Runnable job = null;
+        if (batches.pending() && owner.jobDepth == 0) {
+            job = batches.takeOldest(); // a drain or an idle spell at the top level: the batch in its order
+        }
+        if (job == null) {
+            job = owner.deque.pop();
+        }
         if (job != null) {
             return job;
         }
@@ -232,7 +252,13 @@ final class SearchPolicy extends SearchPolicyPad {
         return job;
     }
 
+    /** The injector's oldest job, or a batch of the oldest when the worker may take one (section 3.9). */
     private Runnable pollInjector() {
+        if (batches.mayTake()) {
+            Runnable job = batches.take();
+            injectedThisSpell += batches.lastTaken();
+            return job;
+        }
         Runnable job = injector.poll();
         if (job != null) {
             owner.counters.injectedJobTaken();

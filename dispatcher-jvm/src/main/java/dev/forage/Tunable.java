@@ -107,6 +107,16 @@ enum Tunable {
     FAIRNESS_INTERVAL("fairnessInterval", "forage.fairnessInterval", 61, 1, 1 << 20),
 
     /**
+     * The most jobs a worker moves from the injector to its own deque in one look, when it has none of its own
+     * (Tokio and Go take a batch from their global queue the same way): with at least twice this many queued, it
+     * takes {@code 1 + queued / workers} of them, up to this many, with one claim on the injector's head.
+     * Consumers that drain a backlog of outside submissions then meet on the head once per batch, not once per
+     * job. A shorter queue is taken one job at a time. At most 63, the injector's block; 1 takes one job per look.
+     * Speed only ({@code docs/sleep.md} section 3.9).
+     */
+    INJECTOR_BATCH("injectorBatch", "forage.injectorBatch", 32, 1, Injector.DEFAULT_BLOCK_SIZE - 1),
+
+    /**
      * The stack bound: a worker inside this many jobs, one running inside another's wait, no longer helps when a
      * job it runs waits; it runs only that wait's own scope jobs and then blocks as a blocking section, while a
      * stand-in thread keeps the pool's parallelism ({@code Worker.awaitBlocked}). A join tree of depth {@code d}

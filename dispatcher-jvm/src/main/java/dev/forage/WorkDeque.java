@@ -202,6 +202,44 @@ final class WorkDeque extends WorkDequeOwnerFields {
                 + " jobs");
     }
 
+    /**
+     * Owner only. Pushes {@code jobs[from]} to {@code jobs[to - 1]} at the bottom of the ring in that order, the
+     * first the oldest, as if pushed one by one but published by one volatile store of {@code bottom} (the push's
+     * fence, once per batch): a batch moved from the injector ({@link Injector#pollBatch}). Returns whether the
+     * deque looked empty just before.
+     *
+     * @throws RejectedExecutionException if the jobs would not fit under {@link #capacity()}; nothing was queued
+     */
+    boolean pushAll(Runnable[] jobs, int from, int to) {
+        if (next != null) {
+            flushNext();
+        }
+        int count = to - from;
+        long b = bottom;
+        long t = top;
+        if (b - t + count > capacity) {
+            throw full();
+        }
+        AtomicReferenceArray<Runnable> a = buffer;
+        while (b - t + count > a.length()) {
+            a = grow(a, t, b);
+        }
+        if (t - cleared >= clearBatch) {
+            clearStolen(a, t, b);
+        }
+        for (int i = from; i < to; i++) {
+            a.lazySet(index(a, b + i - from), jobs[i]);
+        }
+        // As pushRing's store: a thief that reads the new bottom sees every slot above; the sleep protocol's fence.
+        bottom = b + count;
+        return b - t <= 0;
+    }
+
+    /** Owner only: the index the next pushed job gets; the jobs pushed so far have lower ones. */
+    long endIndex() {
+        return bottom;
+    }
+
     /** The Chase-Lev push at the bottom of the ring, refused when it holds {@code limit} jobs. */
     private boolean pushRing(Runnable job, int limit) {
         long b = bottom;

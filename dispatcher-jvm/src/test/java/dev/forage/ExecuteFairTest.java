@@ -70,9 +70,11 @@ class ExecuteFairTest {
     void withOutsideJobsWaitingAFairJobGoesBehindThem() throws Exception {
         try (ForagePool pool = Pools.pool(1)) {
             List<String> trace = new ArrayList<>(); // only touched by the pool's one worker
+            CountDownLatch started = new CountDownLatch(1);
             CountDownLatch outsideQueued = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(1);
             pool.execute(() -> {
+                started.countDown();
                 try {
                     outsideQueued.await(); // x1 and x2 wait in the injector now
                 } catch (InterruptedException e) {
@@ -84,6 +86,9 @@ class ExecuteFairTest {
                     done.countDown();
                 });
             });
+            // Queued once the worker runs the first job: had they been queued before its look at the injector, it
+            // would have taken them along with it, onto its own deque (a batch, docs/sleep.md section 3.9).
+            started.await();
             pool.execute(() -> trace.add("x1"));
             pool.execute(() -> trace.add("x2"));
             outsideQueued.countDown();

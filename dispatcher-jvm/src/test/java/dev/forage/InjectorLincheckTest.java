@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Model checking: the injector is a linearizable FIFO queue, any thread pushing, polling, and asking
  * {@code isEmpty} (the read the sleep protocol's final check relies on); and a closable one: once {@code close}
- * has taken effect, outside pushes are refused and workers' pushes still queue (shutdown's admission).
+ * has taken effect, outside pushes are refused and workers' pushes still queue (shutdown's admission). A batch
+ * poll ({@code pollBatch}) takes the oldest jobs as one step: as many as the specification's head block still
+ * holds, up to two.
  */
 @Param(name = "job", gen = IntGen.class, conf = "1:50")
 @Watchdog.Budget(seconds = 180)
@@ -23,9 +25,14 @@ public class InjectorLincheckTest {
 
     private final Injector injector = newInjector();
 
-    /** The injector under test; subclasses check other block sizes. */
+    /** The injector under test; subclasses check other block sizes, with their {@link #spec()}. */
     protected Injector newInjector() {
         return new Injector();
+    }
+
+    /** The sequential specification of {@link #newInjector()}'s block size. */
+    protected Class<? extends Spec> spec() {
+        return Spec.class;
     }
 
     @Operation
@@ -49,15 +56,38 @@ public class InjectorLincheckTest {
         return r == null ? null : Job.idOf(r);
     }
 
+    /** Up to two of the oldest jobs, as "id,id" ("" when none): two once two are queued and fit in the block. */
+    @Operation
+    public String pollBatch() {
+        Runnable[] into = new Runnable[2];
+        int n = injector.pollBatch(into, 2, 1, 2);
+        StringBuilder ids = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            ids.append(i == 0 ? "" : ",").append(Job.idOf(into[i]));
+        }
+        return ids.toString();
+    }
+
     @Operation
     public boolean isEmpty() {
         return injector.isEmpty();
     }
 
-    /** The sequential specification. */
-    public static final class Spec {
+    /** The sequential specification, for blocks of {@link Injector#DEFAULT_BLOCK_SIZE}. */
+    public static class Spec {
         private final ArrayDeque<Integer> jobs = new ArrayDeque<>();
+        private final int slotsPerBlock;
+        /** Jobs taken so far: where the head is in its block. */
+        private long taken;
         private boolean closed;
+
+        public Spec() {
+            this(Injector.DEFAULT_BLOCK_SIZE);
+        }
+
+        protected Spec(int blockSize) {
+            slotsPerBlock = blockSize - 1;
+        }
 
         public void push(int job) {
             jobs.addLast(job);
@@ -76,7 +106,21 @@ public class InjectorLincheckTest {
         }
 
         public Integer poll() {
-            return jobs.pollFirst();
+            Integer job = jobs.pollFirst();
+            if (job != null) {
+                taken++;
+            }
+            return job;
+        }
+
+        public String pollBatch() {
+            long leftInBlock = slotsPerBlock - taken % slotsPerBlock;
+            long n = Math.min(Math.min(2, jobs.size()), leftInBlock); // at least 2 queued: a batch, else one
+            StringBuilder ids = new StringBuilder();
+            for (int i = 0; i < n; i++) {
+                ids.append(i == 0 ? "" : ",").append(poll());
+            }
+            return ids.toString();
         }
 
         public boolean isEmpty() {
@@ -88,7 +132,7 @@ public class InjectorLincheckTest {
     void targetedScenarios() {
         ModelCheckingOptions options = new ModelCheckingOptions()
                 .iterations(0)
-                .sequentialSpecification(Spec.class);
+                .sequentialSpecification(spec());
         // Two producers racing for the tail, a consumer and an emptiness check.
         options.addCustomScenario(Scenarios.scenario(
                 List.of(),
@@ -113,11 +157,19 @@ public class InjectorLincheckTest {
                         List.of(S.call("close"), S.call("isEmpty")),
                         List.of(S.call("poll"), S.call("push", 4))),
                 List.of(S.call("poll"), S.call("poll"), S.call("pushFromOutside", 5))));
+        // A batch poll races a single poll and a producer for the same jobs, then an emptiness check.
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1), S.call("push", 2)),
+                List.of(
+                        List.of(S.call("pollBatch"), S.call("isEmpty")),
+                        List.of(S.call("poll"), S.call("pollBatch")),
+                        List.of(S.call("push", 3), S.call("push", 4))),
+                List.of(S.call("pollBatch"), S.call("poll"))));
         options.check(getClass());
     }
 
     @Test
     void randomSearch() {
-        Scenarios.randomSearch(Spec.class, 1).check(getClass());
+        Scenarios.randomSearch(spec(), 1).check(getClass());
     }
 }

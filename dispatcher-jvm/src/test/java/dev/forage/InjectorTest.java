@@ -88,6 +88,48 @@ class InjectorTest {
     }
 
     /**
+     * From {@code minQueued} jobs on, a batch takes {@code 1 + queued / shares} of the oldest jobs, at most
+     * {@code max}, never past its block's last slot; below it, one job; nothing when empty.
+     */
+    @Test
+    void pollBatchTakesAShareOfTheOldestJobsWithinOneBlock() {
+        Injector q = new Injector(8); // 7 slots per block
+        Runnable[] into = new Runnable[8];
+        assertEquals(0, q.pollBatch(into, 8, 2, 1));
+        for (int i = 0; i < 10; i++) {
+            q.push(new Job(i));
+        }
+        // 10 queued but fewer than 11 asked for a batch: one job.
+        assertEquals(1, q.pollBatch(into, 8, 2, 11));
+        assertEquals(0, Job.idOf(into[0]));
+        // 9 queued, 2 shares: 1 + 4 of them.
+        assertEquals(5, q.pollBatch(into, 8, 2, 1));
+        for (int i = 0; i < 5; i++) {
+            assertEquals(i + 1, Job.idOf(into[i]));
+        }
+        // 4 queued, one left in this block: the batch stops at the block's end, and the head moves on.
+        assertEquals(1, q.pollBatch(into, 8, 1, 1));
+        assertEquals(6, Job.idOf(into[0]));
+        // 3 queued, max 2.
+        assertEquals(2, q.pollBatch(into, 2, 1, 1));
+        assertEquals(7, Job.idOf(into[0]));
+        assertEquals(8, Job.idOf(into[1]));
+        // A lone job is taken alone, whatever the share.
+        assertEquals(1, q.pollBatch(into, 8, 4, 1));
+        assertEquals(9, Job.idOf(into[0]));
+        assertTrue(q.isEmpty());
+        assertEquals(0, q.pollBatch(into, 8, 1, 1));
+        // Pushes after a batch took a block's last slot go on in the next block, in order.
+        for (int i = 10; i < 20; i++) {
+            q.push(new Job(i));
+        }
+        assertEquals(10, Job.idOf(q.poll()));
+        assertEquals(3, q.pollBatch(into, 3, 1, 1));
+        assertEquals(11, Job.idOf(into[0]));
+        assertEquals(13, Job.idOf(into[2]));
+    }
+
+    /**
      * Producers and consumers at once: every job comes out exactly once, and each producer's jobs in order. Small
      * blocks make block installs race with claims in every block.
      */
@@ -115,25 +157,36 @@ class InjectorTest {
             }));
         }
         for (int c = 0; c < consumers; c++) {
+            // One consumer takes single jobs, the other batches: the two claims race on the same head.
+            boolean batches = c == 1;
             threads.add(new Thread(() -> {
                 awaitQuietly(start);
                 int[] lastPerProducer = new int[producers];
                 java.util.Arrays.fill(lastPerProducer, -1);
+                Runnable[] batch = new Runnable[8];
                 while (remaining.get() > 0) {
-                    Runnable r = injector.poll();
-                    if (r == null) {
+                    int got;
+                    if (batches) {
+                        got = injector.pollBatch(batch, batch.length, consumers, 2);
+                    } else {
+                        batch[0] = injector.poll();
+                        got = batch[0] == null ? 0 : 1;
+                    }
+                    if (got == 0) {
                         Thread.onSpinWait();
                         continue;
                     }
-                    int id = Job.idOf(r);
-                    int producer = id / perProducer;
-                    if (id <= lastPerProducer[producer]) {
-                        failures.add(new AssertionError("producer " + producer + "'s job " + id
-                                + " came after its job " + lastPerProducer[producer]));
+                    for (int j = 0; j < got; j++) {
+                        int id = Job.idOf(batch[j]);
+                        int producer = id / perProducer;
+                        if (id <= lastPerProducer[producer]) {
+                            failures.add(new AssertionError("producer " + producer + "'s job " + id
+                                    + " came after its job " + lastPerProducer[producer]));
+                        }
+                        lastPerProducer[producer] = id;
+                        taken.incrementAndGet(id);
+                        remaining.decrementAndGet();
                     }
-                    lastPerProducer[producer] = id;
-                    taken.incrementAndGet(id);
-                    remaining.decrementAndGet();
                 }
             }));
         }

@@ -10,4 +10,16 @@ public class SmallBlockInjectorLincheckTest extends InjectorLincheckTest {
     protected Injector newInjector() {
         return new Injector(2);
     }
+
+    @Override
+    protected Class<? extends Spec> spec() {
+        return OneSlotSpec.class;
+    }
+
+    /** The specification with one slot per block: a batch poll takes one job. */
+    public static final class OneSlotSpec extends Spec {
+        public OneSlotSpec() {
+            super(2);
+        }
+    }
 }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * the back and thieves take from the front, when push and pop run on one thread only (Lincheck's non-parallel
  * group puts every owner operation on the same thread) and any number of threads steal. With the next slot
  * ({@code pushNext}) the specification keeps the slot's job where it was put in that order, so thieves still
- * take the oldest, while the owner's pop takes it first ({@link Spec}).
+ * take the oldest, while the owner's pop takes it first ({@link Spec}). A batch ({@code pushAll}) is the pushes
+ * of its jobs in order, published at once.
  *
  * <p>{@code steal} here retries on {@link WorkDeque#RETRY} until it gets a job or null: RETRY means "lost a race
  * to a thread that made progress", which has no counterpart in the sequential spec. The worker loop does the
@@ -45,6 +46,12 @@ public class WorkDequeLincheckTest {
     @Operation(nonParallelGroup = "owner")
     public void pushNext(@Param(name = "job") int job) {
         deque.pushNext(new Job(job));
+    }
+
+    /** A batch of three ({@code job}, then {@code job + 100} and {@code job + 200}), pushed as one. */
+    @Operation(nonParallelGroup = "owner")
+    public void pushAll(@Param(name = "job") int job) {
+        deque.pushAll(new Runnable[] {new Job(0), new Job(job), new Job(job + 100), new Job(job + 200)}, 1, 4);
     }
 
     @Operation(nonParallelGroup = "owner")
@@ -88,6 +95,13 @@ public class WorkDequeLincheckTest {
             } else {
                 jobs.addLast(job);
             }
+        }
+
+        /** The batch's jobs pushed one by one, the first the oldest. */
+        public void pushAll(int job) {
+            push(job);
+            push(job + 100);
+            push(job + 200);
         }
 
         public Integer pop() {
@@ -188,6 +202,15 @@ public class WorkDequeLincheckTest {
                 List.of(
                         List.of(S.call("pop"), S.call("push", 4), S.call("pop"), S.call("pop")),
                         List.of(S.call("steal"), S.call("steal"))),
+                List.of(S.call("pop"), S.call("steal"))));
+        // A batch pushed beside the slot's job and an older ring job (on the small ring: growth) while two
+        // thieves take from the far end.
+        options.addCustomScenario(Scenarios.scenario(
+                List.of(S.call("push", 1), S.call("pushNext", 2)),
+                List.of(
+                        List.of(S.call("pushAll", 3), S.call("pop"), S.call("pop")),
+                        List.of(S.call("steal"), S.call("steal")),
+                        List.of(S.call("steal"))),
                 List.of(S.call("pop"), S.call("steal"))));
         options.check(getClass());
     }

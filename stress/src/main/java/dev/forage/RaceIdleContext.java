@@ -25,6 +25,8 @@ final class RaceIdleContext implements IdleContext {
     private static final long SLICE_NANOS = 100_000L;
 
     private final Injector injector;
+    /** Another worker's deque that the final check also looks at, or null (jobs only in the injector). */
+    private final WorkDeque deque;
     private final BooleanSupplier stillBlocked;
     private final WorkerStatistics stats = new WorkerStatistics();
 
@@ -32,8 +34,9 @@ final class RaceIdleContext implements IdleContext {
     volatile boolean otherActorDone;
     /** S4 ran, so the sleeper counted itself (JecSleep calls hasQueuedJobs only after the S2 CAS). */
     boolean counted;
-    /** What S4 saw. */
+    /** What S4 saw: a job in the injector, or (only when the injector looked empty) one in the deque. */
     boolean sawInjectedJob;
+    boolean sawDequeJob;
     /** The sleeper ended its block itself, after the other actor had finished without waking it. */
     boolean selfWoke;
 
@@ -44,15 +47,25 @@ final class RaceIdleContext implements IdleContext {
 
     /** {@code stillBlocked}: the sleeper's own blocked flag (a volatile read), e.g. {@code JecSleep.isBlocked}. */
     RaceIdleContext(Injector injector, BooleanSupplier stillBlocked) {
+        this(injector, null, stillBlocked);
+    }
+
+    /**
+     * For a race whose jobs may also sit in another worker's deque: the final check looks at the injector, then
+     * at {@code deque}, in the order of {@code Registry.hasQueuedJobs}.
+     */
+    RaceIdleContext(Injector injector, WorkDeque deque, BooleanSupplier stillBlocked) {
         this.injector = injector;
+        this.deque = deque;
         this.stillBlocked = stillBlocked;
     }
 
     @Override
-    public boolean hasQueuedJobs() { // these races queue jobs only in the injector
+    public boolean hasQueuedJobs() {
         counted = true;
         sawInjectedJob = !injector.isEmpty();
-        return sawInjectedJob;
+        sawDequeJob = !sawInjectedJob && deque != null && !deque.isEmpty();
+        return sawInjectedJob || sawDequeJob;
     }
 
     @Override
