@@ -130,9 +130,9 @@ final class SearchPolicy extends SearchPolicyPad {
     /**
      * One look at the injector, then at the other deques, before counting this worker idle (Rayon goes idle
      * first). The injector first: a worker that finished a batch takes the next one instead of splitting its
-     * neighbour's (section 3.9). A worker that lives on stolen or injected jobs (a stream of outside submissions, a neighbour that keeps
-     * spawning, a coroutine that yields) then runs them without two read-modify-writes of the sleep counters per
-     * job, a word that every post reads. Safe for the sleep protocol: a worker that is not counted idle is one
+     * neighbour's (section 3.9). A worker that lives on stolen or injected jobs (a stream of outside submissions,
+     * a neighbour that keeps spawning, a coroutine that yields) then runs them without two read-modify-writes of
+     * the sleep counters per job, a word that every post reads. Safe for the sleep protocol: a worker that is not counted idle is one
      * that no poster counts on, so at worst a poster wakes a sleeper it did not need.
      */
     Runnable takeBeforeIdling() {
