@@ -196,14 +196,7 @@ final class Injector extends InjectorTail {
             }
             if (HEAD_INDEX.compareAndSet(this, head, newHead)) {
                 if (offset + 1 == lastOffset) {
-                    // We took the last slot: move the head to the next block, over the last offset.
-                    Block next = waitForNext(block);
-                    long nextIndex = (newHead & ~HAS_NEXT) + (1L << SHIFT);
-                    if (next.next != null) {
-                        nextIndex |= HAS_NEXT;
-                    }
-                    headBlock = next;
-                    headIndex = nextIndex;
+                    moveHeadPast(block, newHead); // we took the last slot
                 }
                 return take(block, offset);
             }
@@ -249,14 +242,7 @@ final class Injector extends InjectorTail {
             newHead += (long) n << SHIFT;
             if (HEAD_INDEX.compareAndSet(this, head, newHead)) {
                 if (offset + n == lastOffset) {
-                    // We took the block's last slot: move the head to the next block, as poll does.
-                    Block next = waitForNext(block);
-                    long nextIndex = (newHead & ~HAS_NEXT) + (1L << SHIFT);
-                    if (next.next != null) {
-                        nextIndex |= HAS_NEXT;
-                    }
-                    headBlock = next;
-                    headIndex = nextIndex;
+                    moveHeadPast(block, newHead); // we took the block's last slot
                 }
                 for (int i = 0; i < n; i++) {
                     into[i] = take(block, offset + i);
@@ -266,6 +252,20 @@ final class Injector extends InjectorTail {
             head = headIndex;
             block = headBlock;
         }
+    }
+
+    /**
+     * After a claim that took {@code block}'s last slot, the head index at its last offset ({@code newHead}): moves
+     * the head to the next block, over that offset. Other consumers wait meanwhile (they see the last offset).
+     */
+    private void moveHeadPast(Block block, long newHead) {
+        Block next = waitForNext(block);
+        long nextIndex = (newHead & ~HAS_NEXT) + (1L << SHIFT);
+        if (next.next != null) {
+            nextIndex |= HAS_NEXT;
+        }
+        headBlock = next;
+        headIndex = nextIndex;
     }
 
     /**
