@@ -101,7 +101,7 @@ class InjectorBatchTest {
                 for (int i = 0; i < 2; i++) {
                     pool.execute(() -> {
                         held.countDown();
-                        awaitQuietly(gate);
+                        Pools.awaitQuietly(gate);
                     });
                 }
                 held.await();
@@ -112,7 +112,7 @@ class InjectorBatchTest {
                     int id = i;
                     pool.execute(() -> {
                         if (id == 0) {
-                            awaitQuietly(secondRan);
+                            Pools.awaitQuietly(secondRan);
                         } else if (id == 1) {
                             secondRan.countDown();
                         }
@@ -128,14 +128,6 @@ class InjectorBatchTest {
             // A batch of one job needs the head within one slot of its block's end: 1 round in 63 on average.
             assertTrue(roundsWithASteal >= rounds / 2, roundsWithASteal + " of " + rounds
                     + " rounds had job 1 stolen from the blocked worker's batch: " + pool.statistics());
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
         }
     }
 }

@@ -150,7 +150,7 @@ class InjectorTest {
         for (int p = 0; p < producers; p++) {
             int base = p * perProducer;
             threads.add(new Thread(() -> {
-                awaitQuietly(start);
+                Pools.awaitQuietly(start);
                 for (int i = 0; i < perProducer; i++) {
                     injector.push(new Job(base + i));
                 }
@@ -160,7 +160,7 @@ class InjectorTest {
             // One consumer takes single jobs, the other batches: the two claims race on the same head.
             boolean batches = c == 1;
             threads.add(new Thread(() -> {
-                awaitQuietly(start);
+                Pools.awaitQuietly(start);
                 int[] lastPerProducer = new int[producers];
                 java.util.Arrays.fill(lastPerProducer, -1);
                 Runnable[] batch = new Runnable[8];
@@ -200,13 +200,5 @@ class InjectorTest {
             assertEquals(1, taken.get(i), "job " + i);
         }
         assertTrue(injector.isEmpty());
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        try {
-            latch.await();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
     }
 }

@@ -109,6 +109,15 @@ final class Pools {
         return threads;
     }
 
+    /** Awaits {@code latch} in a job or a test thread; an interrupt there is a failure of the test. */
+    static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /**
      * Spins until {@code flag} is set or {@code maxMillis} pass. Only used to make a race likely (a sibling
      * job being stolen); the test's assertion holds whichever way it goes.
