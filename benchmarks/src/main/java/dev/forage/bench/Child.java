@@ -51,10 +51,11 @@ public final class Child {
         try (Running running = subject.open(threads)) {
             ForagePool pool = running.foragePool();
             PoolStatistics before = null;
-            PoolStatistics[] atTiming = new PoolStatistics[1];
+            PoolStatistics[] atTiming = new PoolStatistics[2];
             if (pool != null) {
                 before = pool.statistics();
                 results.onTimingStart(() -> atTiming[0] = pool.statistics());
+                results.onTimingEnd(() -> atTiming[1] = pool.statistics());
             }
             scenario.run(running, budget, results);
             results.info("threads", running.threads());
@@ -64,7 +65,8 @@ public final class Child {
                 PoolStatistics after = pool.statistics();
                 results.info("forageStats", statsText(before, after));
                 if (atTiming[0] != null) {
-                    results.info("forageStatsTimed", statsText(atTiming[0], after));
+                    PoolStatistics timedEnd = atTiming[1] != null ? atTiming[1] : after;
+                    results.info("forageStatsTimed", statsText(atTiming[0], timedEnd));
                 }
             }
         }

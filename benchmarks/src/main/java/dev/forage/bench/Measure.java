@@ -55,6 +55,7 @@ public final class Measure {
             long t1 = System.nanoTime();
             out.add(metric, (t1 - t0) / 1e6);
         }
+        out.timingEnds();
         if (jit.supported()) {
             // The compiler's CPU while timed: on two cores, a compilation then takes one CPU from the pool.
             out.info("measuredJitMillis", jit.millisNow() - jitBefore);

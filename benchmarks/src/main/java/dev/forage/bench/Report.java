@@ -1,5 +1,7 @@
 package dev.forage.bench;
 
+import dev.forage.bench.scenario.LaunchLoop;
+import dev.forage.bench.scenario.WakeupLatency;
 import dev.forage.bench.scenario.YieldTurns;
 import java.util.ArrayList;
 import java.util.List;
@@ -206,8 +208,8 @@ public final class Report {
     }
 
     /**
-     * Per-subject facts that qualify the numbers: task length, late submissions, stranded wake-ups, what
-     * {@code yield()} did.
+     * Per-subject facts that qualify the numbers: task length, late submissions, stranded and millisecond
+     * wake-ups, what {@code yield()} did, where a launch loop's time went.
      */
     static String details(RunData data, List<Scenario> scenarios, List<Subject> subjects) {
         StringBuilder sb = new StringBuilder();
@@ -225,6 +227,8 @@ public final class Report {
                 List<String> settled = data.info(sc.id(), s.id(), "warmupSettled");
                 List<String> timedJit = data.info(sc.id(), s.id(), "measuredJitMillis");
                 List<String> turns = data.info(sc.id(), s.id(), YieldTurns.INFO_KEY);
+                List<String> launchLoop = data.info(sc.id(), s.id(), LaunchLoop.INFO_KEY);
+                List<String> longWakeups = data.info(sc.id(), s.id(), WakeupLatency.OVER_ONE_MILLI_KEY);
                 List<String> bits = new ArrayList<>();
                 if (!warmup.isEmpty()) {
                     bits.add(warmupText(warmup, warmupJit, settled, timedJit));
@@ -244,6 +248,15 @@ public final class Report {
                 if (!turns.isEmpty()) {
                     // Whether yield() let the other coroutines run (1) or resumed the same one again (more).
                     bits.add("turns in a row after yield() (median) " + String.join("/", turns));
+                }
+                if (!launchLoop.isEmpty()) {
+                    // How long the launching coroutine's loop took of the operation, and the children that ran
+                    // beside it: what decides this row (docs/benchmarks.md, "Where Forage trails").
+                    bits.add("launch loop (untimed, median of 3) " + String.join(" / ", launchLoop)
+                            + " of the children run during it");
+                }
+                if (!longWakeups.isEmpty()) {
+                    bits.add("wake-ups of 1 ms or more " + String.join(" / ", longWakeups));
                 }
                 if (!forageTimed.isEmpty()) {
                     // The timed part is what the table's numbers measured; the warm-up's counts would drown it.

@@ -17,6 +17,8 @@ public final class Results {
     private final Map<String, String> info = new LinkedHashMap<>();
     /** Run once when the timed part of a throughput scenario starts ({@link #timingStarts}); may be null. */
     private Runnable onTimingStart;
+    /** Run once when it ends ({@link #timingEnds}), before any untimed pass that adds to the run details. */
+    private Runnable onTimingEnd;
 
     public void add(String metric, double value) {
         samples.computeIfAbsent(metric, k -> new ArrayList<>()).add(value);
@@ -41,10 +43,27 @@ public final class Results {
         this.onTimingStart = hook;
     }
 
+    /**
+     * Sets what runs when the timed part ends: the measuring JVM's second snapshot of the pool's statistics, so
+     * that an untimed pass after it (the yield turns, the launch loop's split) does not count as timed.
+     */
+    void onTimingEnd(Runnable hook) {
+        this.onTimingEnd = hook;
+    }
+
     /** Called by {@link Measure} right before the first timed operation; runs the hook once. */
     void timingStarts() {
         Runnable hook = onTimingStart;
         onTimingStart = null;
+        if (hook != null) {
+            hook.run();
+        }
+    }
+
+    /** Called by {@link Measure} right after the last timed operation; runs the hook once. */
+    void timingEnds() {
+        Runnable hook = onTimingEnd;
+        onTimingEnd = null;
         if (hook != null) {
             hook.run();
         }

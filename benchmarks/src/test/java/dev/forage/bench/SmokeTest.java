@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.bench.scenario.LaunchLoop;
 import dev.forage.bench.scenario.Scenarios;
+import dev.forage.bench.scenario.WakeupLatency;
 import dev.forage.bench.scenario.YieldTurns;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -65,9 +67,25 @@ class SmokeTest {
                         assertNotNull(turns, "the yield row's fairness count is missing");
                         assertTrue(Integer.parseInt(turns) >= 1, "turns " + turns);
                     }
+                    if (sc.id().equals("launch-1m")) {
+                        String split = r.info().get(LaunchLoop.INFO_KEY);
+                        assertNotNull(split, "the launch row's loop split is missing");
+                        assertTrue(split.matches("\\d+ of \\d+ ms, \\d+ %"), split);
+                        if (s.isForage()) {
+                            // The three untimed operations after the timed part (10,000 children each) must not
+                            // count as timed: the timed part ran two operations of 10,000 children.
+                            long t = jobs(r.info().get("forageStatsTimed"));
+                            assertTrue(t >= 2 * 10_000L && t < 3 * 10_000L, "timed jobs " + t);
+                        }
+                    }
                     if (sc.group() == Scenario.Group.WAKEUP) {
-                        assertTrue(r.histograms().get("latency").getTotalCount()
-                                == (long) Budget.TINY.windows * Budget.TINY.wakeupsPerWindow);
+                        long samples = (long) Budget.TINY.windows * Budget.TINY.wakeupsPerWindow;
+                        assertTrue(r.histograms().get("latency").getTotalCount() == samples);
+                        if (sc instanceof WakeupLatency) { // the periodic row has its own "late > 1 ms" metric
+                            String slow = r.info().get(WakeupLatency.OVER_ONE_MILLI_KEY);
+                            assertNotNull(slow, "the wake-up rows' millisecond count is missing");
+                            assertTrue(slow.matches("\\d+ of " + samples), slow);
+                        }
                         for (int i = 0; i < Budget.TINY.windows; i++) {
                             assertTrue(r.samples().get("p50").get(i) <= r.samples().get("p99").get(i));
                         }

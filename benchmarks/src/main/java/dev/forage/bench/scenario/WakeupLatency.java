@@ -31,6 +31,10 @@ public final class WakeupLatency implements Scenario {
      * averages over the phase.
      */
     static final long INSIDE_MAX_WORK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /** A wake-up this long or longer counts in the run details' millisecond tail. */
+    static final long LONG_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** The {@link Results} info key of that count: "n of m" samples of the timed windows. */
+    public static final String OVER_ONE_MILLI_KEY = "wakeupsOver1ms";
     /** The inside submitter spins at most this long waiting for another worker to take the job. */
     static final long INSIDE_SPIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -93,6 +97,8 @@ public final class WakeupLatency implements Scenario {
             sample(probe, random, warm);
             warmSamples++;
         }
+        long overOneMilli = 0;
+        long samples = 0;
         for (int w = 0; w < budget.windows; w++) {
             Histogram h = newHistogram();
             for (int i = 0; i < budget.wakeupsPerWindow; i++) {
@@ -101,8 +107,14 @@ public final class WakeupLatency implements Scenario {
             out.add("p50", h.getValueAtPercentile(50) / 1e3);
             out.add("p99", h.getValueAtPercentile(99) / 1e3);
             out.addHistogram("latency", h);
+            if (h.getMaxValue() >= LONG_NANOS) {
+                overOneMilli += h.getCountBetweenValues(LONG_NANOS, h.getMaxValue());
+            }
+            samples += h.getTotalCount();
         }
         out.info("strandedInside", probe.stranded);
+        // The millisecond tail, counted for every subject: whether a pool meets it more often than the others.
+        out.info(OVER_ONE_MILLI_KEY, overOneMilli + " of " + samples);
     }
 
     static Histogram newHistogram() {
