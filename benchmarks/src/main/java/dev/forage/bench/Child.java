@@ -65,8 +65,8 @@ public final class Child {
                 PoolStatistics after = pool.statistics();
                 results.info("forageStats", statsText(before, after));
                 if (atTiming[0] != null) {
-                    PoolStatistics timedEnd = atTiming[1] != null ? atTiming[1] : after;
-                    results.info("forageStatsTimed", statsText(atTiming[0], timedEnd));
+                    // Measure ends every timed part it starts, before any untimed pass after it.
+                    results.info("forageStatsTimed", statsText(atTiming[0], atTiming[1]));
                 }
             }
         }
