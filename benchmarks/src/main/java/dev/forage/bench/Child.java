@@ -61,11 +61,11 @@ public final class Child {
             results.info("threads", running.threads());
             if (pool != null) {
                 // Forage's own counters: why a number is what it is. Over the whole scenario, and, for a
-                // throughput scenario, over its timed part alone (a warm-up may hold most of the steals).
+                // scenario with a timed part, over that part alone (a warm-up may hold most of the steals).
                 PoolStatistics after = pool.statistics();
                 results.info("forageStats", statsText(before, after));
                 if (atTiming[0] != null) {
-                    // Measure ends every timed part it starts, before any untimed pass after it.
+                    // Every timed part that starts also ends, before any untimed pass after it.
                     results.info("forageStatsTimed", statsText(atTiming[0], atTiming[1]));
                 }
             }

@@ -1,6 +1,7 @@
 package dev.forage.bench;
 
 import dev.forage.bench.scenario.LaunchLoop;
+import dev.forage.bench.scenario.LowLoadCpu;
 import dev.forage.bench.scenario.WakeupLatency;
 import dev.forage.bench.scenario.YieldTurns;
 import java.util.ArrayList;
@@ -229,6 +230,7 @@ public final class Report {
                 List<String> turns = data.info(sc.id(), s.id(), YieldTurns.INFO_KEY);
                 List<String> launchLoop = data.info(sc.id(), s.id(), LaunchLoop.INFO_KEY);
                 List<String> longWakeups = data.info(sc.id(), s.id(), WakeupLatency.OVER_ONE_MILLI_KEY);
+                List<String> idleCycles = data.info(sc.id(), s.id(), LowLoadCpu.IDLE_CYCLE_KEY);
                 List<String> bits = new ArrayList<>();
                 if (!warmup.isEmpty()) {
                     bits.add(warmupText(warmup, warmupJit, settled, timedJit));
@@ -254,6 +256,11 @@ public final class Report {
                     // beside it: what decides this row (docs/benchmarks.md, "Where Forage trails").
                     bits.add("launch loop (untimed, median of 3) " + String.join(" / ", launchLoop)
                             + " of the children run during it");
+                }
+                if (!idleCycles.isEmpty()) {
+                    // The CPU a worker spends between two tasks: the pool's own path plus one park, and whether
+                    // the excess is in every cycle or in a few (docs/benchmarks.md, "Where Forage trails").
+                    bits.add("idle cycle CPU (untimed pass) " + String.join(" / ", idleCycles));
                 }
                 if (!longWakeups.isEmpty()) {
                     bits.add("wake-ups of 1 ms or more " + String.join(" / ", longWakeups));

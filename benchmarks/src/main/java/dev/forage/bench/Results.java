@@ -15,7 +15,7 @@ public final class Results {
     private final Map<String, List<Double>> samples = new LinkedHashMap<>();
     private final Map<String, Histogram> histograms = new LinkedHashMap<>();
     private final Map<String, String> info = new LinkedHashMap<>();
-    /** Run once when the timed part of a throughput scenario starts ({@link #timingStarts}); may be null. */
+    /** Run once when the timed part of a scenario starts ({@link #timingStarts}); may be null. */
     private Runnable onTimingStart;
     /** Run once when it ends ({@link #timingEnds}), before any untimed pass that adds to the run details. */
     private Runnable onTimingEnd;
@@ -51,8 +51,11 @@ public final class Results {
         this.onTimingEnd = hook;
     }
 
-    /** Called by {@link Measure} right before the first timed operation; runs the hook once. */
-    void timingStarts() {
+    /**
+     * Called right before the first timed operation ({@link Measure} does, and a scenario that times its own windows
+     * calls it itself); runs the hook once.
+     */
+    public void timingStarts() {
         Runnable hook = onTimingStart;
         onTimingStart = null;
         if (hook != null) {
@@ -60,8 +63,8 @@ public final class Results {
         }
     }
 
-    /** Called by {@link Measure} right after the last timed operation; runs the hook once. */
-    void timingEnds() {
+    /** Called right after the last timed operation, as {@link #timingStarts} is; runs the hook once. */
+    public void timingEnds() {
         Runnable hook = onTimingEnd;
         onTimingEnd = null;
         if (hook != null) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.bench.scenario.LaunchLoop;
+import dev.forage.bench.scenario.LowLoadCpu;
 import dev.forage.bench.scenario.Scenarios;
 import dev.forage.bench.scenario.WakeupLatency;
 import dev.forage.bench.scenario.YieldTurns;
@@ -16,6 +17,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.DynamicTest;
@@ -58,6 +61,11 @@ class SmokeTest {
                             assertNotNull(timed, "no statistics of the timed part for " + sc.id());
                             long t = jobs(timed);
                             assertTrue(t > 0 && t < all, "timed jobs " + t + ", all jobs " + all);
+                        } else if (sc.group() == Scenario.Group.LOW_LOAD) {
+                            // Exactly the timed windows' tasks: not the warm-up's, not the idle-cycle pass's.
+                            assertNotNull(timed, "no statistics of the timed windows for " + sc.id());
+                            long perWindow = Long.parseLong(r.info().get("tasksPerWindow"));
+                            assertEquals(Budget.TINY.windows * perWindow, jobs(timed), "timed jobs; all: " + all);
                         } else {
                             assertNull(timed, sc.id() + " has no warm-up/timed split");
                         }
@@ -77,6 +85,20 @@ class SmokeTest {
                             long t = jobs(r.info().get("forageStatsTimed"));
                             assertTrue(t >= 2 * 10_000L && t < 3 * 10_000L, "timed jobs " + t);
                         }
+                    }
+                    if (sc.group() == Scenario.Group.LOW_LOAD) {
+                        String cycles = r.info().get(LowLoadCpu.IDLE_CYCLE_KEY);
+                        assertNotNull(cycles, "the low-load rows' idle-cycle split is missing");
+                        Matcher m = Pattern.compile("p50 ([\\d.]+), p90 ([\\d.]+), mean ([\\d.]+) µs "
+                                + "\\(task ([\\d.]+) µs, (\\d+) cycles\\)").matcher(cycles);
+                        assertTrue(m.matches(), sc.id() + " on " + s.id() + ": " + cycles);
+                        assertTrue(Double.parseDouble(m.group(1)) <= Double.parseDouble(m.group(2)), cycles);
+                        // A thread's first task in the pass has no cycle before it; every other task has one.
+                        long perWindow = Long.parseLong(r.info().get("tasksPerWindow"));
+                        long n = Long.parseLong(m.group(5));
+                        assertTrue(n >= 1 && n < perWindow, cycles);
+                        // The task is calibrated to about 20 µs of wall time on an idle CPU.
+                        assertTrue(Double.parseDouble(m.group(4)) > 1, cycles);
                     }
                     if (sc.group() == Scenario.Group.WAKEUP) {
                         long samples = (long) Budget.TINY.windows * Budget.TINY.wakeupsPerWindow;

@@ -21,6 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class LowLoadCpu implements Scenario {
     static final long TASK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    /** The {@link Results} info key of the untimed idle-cycle pass ({@link IdleCycles}), shown in the run details. */
+    public static final String IDLE_CYCLE_KEY = IdleCycles.INFO_KEY;
 
     private final long periodNanos;
     private final int fixedThreads;
@@ -55,7 +57,10 @@ public final class LowLoadCpu implements Scenario {
                         + "wide pool, where idle workers that spin instead of sleeping cost the most)" : "")
                 + ". The CPU time of the pool's threads (per-thread OS accounting, threads picked by name) over "
                 + "the window, divided by tasks × the task's own CPU time (measured on the submitting thread): "
-                + "1.0 is the ideal, the excess is what idling, spinning and waking cost.";
+                + "1.0 is the ideal, the excess is what idling, spinning and waking cost. After the timed windows, "
+                + "an untimed pass of the same schedule in which each task reads its thread's CPU clock when it "
+                + "starts and ends; the run details give the CPU a thread spent between two of its tasks (one idle "
+                + "cycle: the pool's own path, the park and the switch) as p50, p90 and mean.";
     }
 
     @Override
@@ -100,6 +105,7 @@ public final class LowLoadCpu implements Scenario {
         long lateTotal = 0;
         double poolMs = 0;
         double usefulMs = 0;
+        out.timingStarts();
         for (int w = 0; w < budget.windows; w++) {
             Map<Long, Long> before = ThreadCpu.snapshot(subject.threadPrefix());
             long late = window(subject.executor(), work, tasks);
@@ -111,6 +117,10 @@ public final class LowLoadCpu implements Scenario {
             poolMs += pool / 1e6;
             usefulMs += useful / 1e6;
         }
+        out.timingEnds();
+        // Untimed: the same schedule once more, each task reading its thread's CPU clock (IdleCycles).
+        out.info(IdleCycles.INFO_KEY, IdleCycles.describe(IdleCycles.measure(subject.executor(), work, periodNanos,
+                tasks)));
         out.info("tasksPerWindow", tasks);
         out.info("poolCpuMs", round(poolMs));
         out.info("usefulCpuMs", round(usefulMs));
