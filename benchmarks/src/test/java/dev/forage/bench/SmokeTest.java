@@ -90,7 +90,8 @@ class SmokeTest {
                         String cycles = r.info().get(LowLoadCpu.IDLE_CYCLE_KEY);
                         assertNotNull(cycles, "the low-load rows' idle-cycle split is missing");
                         Matcher m = Pattern.compile("p50 ([\\d.]+), p90 ([\\d.]+), mean ([\\d.]+) µs "
-                                + "\\(task ([\\d.]+) µs, (\\d+) cycles\\)").matcher(cycles);
+                                + "\\(task ([\\d.]+) µs, (\\d+) cycles; outside them (-?[\\d.]+) µs per task\\)")
+                                .matcher(cycles);
                         assertTrue(m.matches(), sc.id() + " on " + s.id() + ": " + cycles);
                         assertTrue(Double.parseDouble(m.group(1)) <= Double.parseDouble(m.group(2)), cycles);
                         // A thread's first task in the pass has no cycle before it; every other task has one.

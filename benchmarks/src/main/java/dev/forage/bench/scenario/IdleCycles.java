@@ -1,10 +1,12 @@
 package dev.forage.bench.scenario;
 
 import dev.forage.bench.BusyWork;
+import dev.forage.bench.ThreadCpu;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,8 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  * cost tens of microseconds, a worker that spun) rather than in every one.
  *
  * <p>Each cycle also holds about one read of the CPU clock (a system call, a microsecond or so on a virtual
- * machine), the same for every subject. A thread that ran no task in the pass is not seen here; the timed
- * windows' ratio counts it.
+ * machine), the same for every subject. The pool's threads' CPU over the pass that is in neither a task nor a
+ * measured cycle (a thread's spell before its first task of the pass, a worker that woke and ran nothing) is given
+ * per task beside it: a worker that is woken rarely and charged much per wake-up shows there.
  */
 final class IdleCycles {
     /** The {@link dev.forage.bench.Results} info key, shown in the run details. */
@@ -31,14 +34,25 @@ final class IdleCycles {
     private IdleCycles() {
     }
 
-    /** One pass: the CPU of each idle cycle and of each task, in nanoseconds (-1 where not measured). */
+    /**
+     * One pass: the CPU of each idle cycle and of each task, in nanoseconds (-1 where not measured), and the pool
+     * threads' CPU over the whole pass.
+     */
     static final class Pass {
         final long[] cycles;
         final long[] tasks;
+        final long poolCpu;
 
-        Pass(long[] cycles, long[] tasks) {
+        Pass(long[] cycles, long[] tasks, long poolCpu) {
             this.cycles = cycles;
             this.tasks = tasks;
+            this.poolCpu = poolCpu;
+        }
+
+        /** The pool's CPU in neither a task nor a measured cycle, per task, in nanoseconds. */
+        double outsidePerTask() {
+            long inside = Arrays.stream(tasks).sum() + Arrays.stream(cycles).filter(c -> c >= 0).sum();
+            return (poolCpu - inside) / (double) tasks.length;
         }
 
         /** The measured idle cycles, sorted. */
@@ -49,9 +63,10 @@ final class IdleCycles {
 
     /**
      * Submits {@code tasks} runs of {@code work} to {@code ex} every {@code periodNanos} from the calling thread
-     * (the scenario's open-loop schedule) and waits until all ran.
+     * (the scenario's open-loop schedule) and waits until all ran; the pool's threads are those whose names start
+     * with {@code threadPrefix}.
      */
-    static Pass measure(Executor ex, BusyWork work, long periodNanos, int tasks) {
+    static Pass measure(Executor ex, String threadPrefix, BusyWork work, long periodNanos, int tasks) {
         if (!MX.isCurrentThreadCpuTimeSupported()) {
             throw new IllegalStateException("this JVM cannot measure per-thread CPU time");
         }
@@ -77,6 +92,7 @@ final class IdleCycles {
             last[0] = end;
             done.incrementAndGet();
         };
+        Map<Long, Long> before = ThreadCpu.snapshot(threadPrefix);
         long first = System.nanoTime() + periodNanos;
         for (int k = 0; k < tasks; k++) {
             long due = first + k * periodNanos;
@@ -89,10 +105,13 @@ final class IdleCycles {
         while (done.get() < tasks) {
             LockSupport.parkNanos(periodNanos);
         }
-        return new Pass(cycles, taskCpu);
+        return new Pass(cycles, taskCpu, ThreadCpu.between(before, ThreadCpu.snapshot(threadPrefix)));
     }
 
-    /** The run details' text: the idle cycles' median, p90 and mean, and the tasks' median, in µs. */
+    /**
+     * The run details' text: the idle cycles' median, p90 and mean, the tasks' median and the CPU outside both per
+     * task, in µs.
+     */
     static String describe(Pass pass) {
         long[] c = pass.measuredCycles();
         long[] t = pass.tasks.clone();
@@ -101,8 +120,9 @@ final class IdleCycles {
             return "no idle cycle measured";
         }
         double mean = Arrays.stream(c).average().orElse(0);
-        return String.format(Locale.ROOT, "p50 %.1f, p90 %.1f, mean %.1f µs (task %.1f µs, %d cycles)",
+        return String.format(Locale.ROOT,
+                "p50 %.1f, p90 %.1f, mean %.1f µs (task %.1f µs, %d cycles; outside them %.1f µs per task)",
                 c[c.length / 2] / 1e3, c[(int) (c.length * 0.9)] / 1e3, mean / 1e3, t[t.length / 2] / 1e3,
-                c.length);
+                c.length, pass.outsidePerTask() / 1e3);
     }
 }

@@ -60,7 +60,8 @@ public final class LowLoadCpu implements Scenario {
                 + "1.0 is the ideal, the excess is what idling, spinning and waking cost. After the timed windows, "
                 + "an untimed pass of the same schedule in which each task reads its thread's CPU clock when it "
                 + "starts and ends; the run details give the CPU a thread spent between two of its tasks (one idle "
-                + "cycle: the pool's own path, the park and the switch) as p50, p90 and mean.";
+                + "cycle: the pool's own path, the park and the switch) as p50, p90 and mean, and the pool's CPU "
+                + "in neither a task nor such a cycle, per task.";
     }
 
     @Override
@@ -119,8 +120,8 @@ public final class LowLoadCpu implements Scenario {
         }
         out.timingEnds();
         // Untimed: the same schedule once more, each task reading its thread's CPU clock (IdleCycles).
-        out.info(IdleCycles.INFO_KEY, IdleCycles.describe(IdleCycles.measure(subject.executor(), work, periodNanos,
-                tasks)));
+        out.info(IdleCycles.INFO_KEY, IdleCycles.describe(IdleCycles.measure(subject.executor(),
+                subject.threadPrefix(), work, periodNanos, tasks)));
         out.info("tasksPerWindow", tasks);
         out.info("poolCpuMs", round(poolMs));
         out.info("usefulCpuMs", round(usefulMs));
