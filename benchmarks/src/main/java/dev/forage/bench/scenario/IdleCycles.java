@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Where the low-load rows' excess CPU goes, as opposed to how much: an untimed pass of the same schedule in which
@@ -63,8 +62,8 @@ final class IdleCycles {
 
     /**
      * Submits {@code tasks} runs of {@code work} to {@code ex} every {@code periodNanos} from the calling thread
-     * (the scenario's open-loop schedule) and waits until all ran; the pool's threads are those whose names start
-     * with {@code threadPrefix}.
+     * (the scenario's open-loop schedule, {@link LowLoadCpu#schedule}) and waits until all ran; the pool's threads
+     * are those whose names start with {@code threadPrefix}.
      */
     static Pass measure(Executor ex, String threadPrefix, BusyWork work, long periodNanos, int tasks) {
         if (!MX.isCurrentThreadCpuTimeSupported()) {
@@ -93,18 +92,7 @@ final class IdleCycles {
             done.incrementAndGet();
         };
         Map<Long, Long> before = ThreadCpu.snapshot(threadPrefix);
-        long first = System.nanoTime() + periodNanos;
-        for (int k = 0; k < tasks; k++) {
-            long due = first + k * periodNanos;
-            long now;
-            while ((now = System.nanoTime()) - due < 0) {
-                LockSupport.parkNanos(due - now);
-            }
-            ex.execute(task);
-        }
-        while (done.get() < tasks) {
-            LockSupport.parkNanos(periodNanos);
-        }
+        LowLoadCpu.schedule(ex, task, done, periodNanos, tasks);
         return new Pass(cycles, taskCpu, ThreadCpu.between(before, ThreadCpu.snapshot(threadPrefix)));
     }
 

@@ -132,10 +132,19 @@ public final class LowLoadCpu implements Scenario {
     /** Runs one schedule of {@code tasks} submissions and waits until they all ran; returns how many were late. */
     private long window(Executor ex, BusyWork work, int tasks) {
         AtomicInteger done = new AtomicInteger();
-        Runnable task = () -> {
+        return schedule(ex, () -> {
             work.run();
             done.incrementAndGet();
-        };
+        }, done, periodNanos, tasks);
+    }
+
+    /**
+     * The open-loop schedule: submits {@code task} {@code tasks} times from the calling thread, one every
+     * {@code periodNanos}, then waits until one period after the last submission and until {@code done}, which
+     * each run of {@code task} increments when it ends, reaches {@code tasks}. Returns how many submissions were
+     * more than a period late.
+     */
+    static long schedule(Executor ex, Runnable task, AtomicInteger done, long periodNanos, int tasks) {
         long start = System.nanoTime() + periodNanos;
         long late = 0;
         for (int k = 0; k < tasks; k++) {
@@ -149,7 +158,6 @@ public final class LowLoadCpu implements Scenario {
             }
             ex.execute(task);
         }
-        // The window ends one period after the last submission, or when the last task finished if later.
         long end = start + (long) tasks * periodNanos;
         long now;
         while ((now = System.nanoTime()) - end < 0 || done.get() < tasks) {
