@@ -52,8 +52,8 @@ public final class PoolStatistics {
     private final long dequeQueuedJobs;
     private final long injectorQueuedJobs;
     /**
-     * {blocked workers, compensating threads, spare threads, most blocked at once, retired workers}:
-     * {@code Runner#blockingSnapshot}.
+     * {blocked workers, compensating threads, spare threads, most blocked at once, retired workers, ended
+     * workers}: {@code Runner#blockingSnapshot}.
      */
     private final int[] blocking;
 
@@ -167,11 +167,13 @@ public final class PoolStatistics {
     /**
      * Workers running jobs when the snapshot was taken: {@link #threads()} and the {@linkplain
      * #compensatingThreads() stand-ins}, less the {@linkplain #blockedWorkers() blocked}, {@linkplain
-     * #idleWorkers() idle} and {@linkplain #sleepingWorkers() sleeping} ones (never negative; the counts are read
+     * #idleWorkers() idle}, {@linkplain #sleepingWorkers() sleeping} and {@linkplain #retiredWorkers() retired} ones
+     * and those whose threads ended at shutdown, so a terminated pool has none (never negative; the counts are read
      * one after the other).
      */
     public int activeWorkers() {
-        return Math.max(threads + blocking[1] - blocking[0] - idleWorkers - sleepingWorkers - blocking[4], 0);
+        return Math.max(threads + blocking[1] - blocking[0] - idleWorkers - sleepingWorkers - blocking[4]
+                - blocking[5], 0);
     }
 
     /**

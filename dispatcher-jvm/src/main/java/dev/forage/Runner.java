@@ -78,7 +78,7 @@ interface Runner {
 
     /**
      * Blocking sections and retirement right now: {blocked workers, threads standing in for them, spare threads
-     * waiting to, most blocked at once, retired workers}.
+     * waiting to, most blocked at once, retired workers, core workers ended for good (shutdown)}.
      */
     int[] blockingSnapshot();
 

@@ -77,16 +77,18 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         threads = new AtomicReferenceArray<>(n);
         ending.coreWorkersStarting(n);
         compensation = new Compensation(registry, this, n, extraSlots, keepAliveNanos);
+        WorkerMain[] mains = new WorkerMain[n];
         for (int i = 0; i < n; i++) {
             terminate[i] = new SpinLatch(registry, i);
-            threads.set(i, newThread(workers[i], new WorkerMain(this, workers[i]), "-worker-" + i));
+            mains[i] = new WorkerMain(this, workers[i]);
+            threads.set(i, newThread(workers[i], mains[i], "-worker-" + i));
         }
         for (int i = 0; i < n; i++) {
             try {
-                threads.get(i).start();
+                mains[i].launch(threads.get(i));
             } catch (Throwable t) {
-                // The JVM could not start a thread (out of native threads, or a factory's thread that was
-                // started already): the workers that run must not be left behind without a pool.
+                // The JVM could not start a thread (out of native threads): the workers that run must not be
+                // left behind without a pool.
                 abortStart(i);
                 throw new IllegalStateException("pool " + registry.name + " could not start worker thread " + i
                         + " (" + threads.get(i).getName() + "); the pool was shut down", t);
@@ -94,7 +96,11 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
     }
 
-    private Thread newThread(Worker w, Runnable main, String suffix) {
+    /**
+     * A new, unstarted thread for {@code main}: the pool's own, or the factory's, checked. A factory's thread that
+     * is started already runs {@code main} without its launch, which returns at once (see {@link ThreadMain}).
+     */
+    private Thread newThread(Worker w, ThreadMain main, String suffix) {
         if (factory == null) {
             Thread t = new ForageThread(main, w, registry.name + suffix);
             t.setDaemon(daemon);
@@ -109,7 +115,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         try {
             t = factory.newThread(main);
         } catch (Throwable e) {
-            if (w.index >= coreWorkers) {
+            if (!building(w)) {
                 throw e;
             }
             abortStart(0);
@@ -117,16 +123,25 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
                     + registry.name + "; a Forage thread factory must return a new, unstarted thread running the "
                     + "given Runnable", e);
         }
-        if (t == null) {
-            if (w.index >= coreWorkers) {
-                throw new IllegalStateException("the thread factory returned null");
+        String refused = t == null ? "null" : t.getState() != Thread.State.NEW
+                ? "thread " + t.getName() + ", which was started already (state " + t.getState() + ")" : null;
+        if (refused != null) {
+            if (building(w)) {
+                abortStart(0);
             }
-            abortStart(0);
-            throw new IllegalStateException("the thread factory returned null for worker " + w.index + " of pool "
-                    + registry.name + "; a Forage thread factory must return a new, unstarted thread running the "
-                    + "given Runnable");
+            throw new IllegalStateException("the thread factory returned " + refused + " for worker " + w.index
+                    + " of pool " + registry.name + "; a Forage thread factory must return a new, unstarted thread "
+                    + "running the given Runnable");
         }
         return t;
+    }
+
+    /**
+     * Whether {@code w}'s thread is made while the pool is built, before any core thread started: a refusal then
+     * fails the build (later ones, for a stand-in or a retired worker's return, fail only that thread).
+     */
+    private boolean building(Worker w) {
+        return w.index < coreWorkers && threads.get(w.index) == null;
     }
 
     /**
@@ -237,8 +252,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     @Override
     public int[] blockingSnapshot() {
         int[] blocking = compensation.snapshot();
-        int[] all = Arrays.copyOf(blocking, blocking.length + 1);
+        int[] all = Arrays.copyOf(blocking, blocking.length + 2);
         all[blocking.length] = retirement.retiredCount();
+        all[blocking.length + 1] = ending.endedWorkers();
         return all;
     }
 
@@ -251,8 +267,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     public boolean start(Compensation.Slot slot) {
         Worker w = slot.worker;
         Thread t;
+        ExtraMain main = new ExtraMain(this, slot);
         try {
-            t = newThread(w, new ExtraMain(this, slot), "-blocking-" + (w.index - coreWorkers));
+            t = newThread(w, main, "-blocking-" + (w.index - coreWorkers));
         } catch (Throwable e) {
             registry.handleUncaught(Thread.currentThread(), e);
             return false;
@@ -270,7 +287,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             extraThreads.add(t);
         }
         try {
-            t.start();
+            main.launch(t);
         } catch (Throwable e) {
             ending.extraThreadNotStarted();
             slot.thread = null;
@@ -313,9 +330,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
         Worker w = registry.workers[i];
         try {
-            Thread t = newThread(w, new WorkerMain(this, w), "-worker-" + i);
+            WorkerMain main = new WorkerMain(this, w);
+            Thread t = newThread(w, main, "-worker-" + i);
             threads.set(i, t);
-            t.start();
+            main.launch(t);
         } catch (Throwable e) {
             // No thread to be had now (the JVM's or the factory's refusal): the worker stays retired, the next
             // post tries again, and the failure goes where a job's would.
@@ -352,8 +370,32 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         return true;
     }
 
+    /**
+     * What a pool thread runs, once the pool {@linkplain #launch launched} it. A thread factory may hand back a
+     * thread it started itself; that thread runs this before the pool has checked it, and must not run a worker:
+     * unlaunched, {@link #run} returns at once.
+     */
+    private abstract static class ThreadMain implements Runnable {
+        private volatile boolean launched;
+
+        /** Starts {@code t}, a new thread made for this. */
+        final void launch(Thread t) {
+            launched = true;
+            t.start();
+        }
+
+        @Override
+        public final void run() {
+            if (launched) {
+                runLaunched();
+            }
+        }
+
+        abstract void runLaunched();
+    }
+
     /** What a worker's thread runs. */
-    private static final class WorkerMain implements Runnable {
+    private static final class WorkerMain extends ThreadMain {
         private final ThreadedRunner runner;
         private final Worker worker;
 
@@ -363,7 +405,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
 
         @Override
-        public void run() {
+        void runLaunched() {
             Worker previous = Worker.bind(worker);
             worker.busyStarts();
             worker.retireAfterNanos = runner.registry.io.workersMayRetire() ? runner.workerKeepAliveNanos : 0L;
@@ -385,7 +427,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             } finally {
                 Worker.unbind(previous);
                 if (!retired) {
-                    runner.ending.threadExited();
+                    runner.ending.coreThreadExited();
                 }
             }
         }
@@ -397,7 +439,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     }
 
     /** What an extra slot's thread runs: {@link Compensation#runExtra}, then, after shutdown, the drain. */
-    private static final class ExtraMain implements Runnable {
+    private static final class ExtraMain extends ThreadMain {
         private final ThreadedRunner runner;
         private final Compensation.Slot slot;
 
@@ -407,7 +449,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
 
         @Override
-        public void run() {
+        void runLaunched() {
             Worker worker = slot.worker;
             Worker previous = Worker.bind(worker);
             worker.busyStarts();

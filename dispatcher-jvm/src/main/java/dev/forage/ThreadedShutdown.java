@@ -16,6 +16,12 @@ final class ThreadedShutdown {
      * that starts it, before it starts, so the count cannot reach zero while a thread is about to appear.
      */
     private final AtomicInteger liveThreads = new AtomicInteger();
+    /**
+     * Core workers that will never run again: their thread ended (after shutdown, or by an error that escaped the
+     * worker loop), or never started, or shutdown counted them out while retired. A gauge for statistics: such a
+     * worker is neither active, idle nor sleeping.
+     */
+    private final AtomicInteger endedWorkers = new AtomicInteger();
 
     ThreadedShutdown(Registry registry) {
         this.registry = registry;
@@ -29,6 +35,7 @@ final class ThreadedShutdown {
 
     /** Starting failed: {@code count} core workers never got a running thread; they count as gone. */
     void coreWorkersNeverStarted(int count) {
+        endedWorkers.addAndGet(count);
         liveWorkers.addAndGet(-count);
         if (liveThreads.addAndGet(-count) == 0) {
             registry.lifecycle.markTerminated();
@@ -38,7 +45,18 @@ final class ThreadedShutdown {
     /** After shutdown, a core worker whose thread had retired: it has no thread to leave, so it leaves here. */
     void retiredWorkerEnded() {
         liveWorkers.decrementAndGet();
+        coreThreadExited();
+    }
+
+    /** The last thing a core worker's thread does, unless it retired: the worker has ended. */
+    void coreThreadExited() {
+        endedWorkers.incrementAndGet();
         threadExited();
+    }
+
+    /** Core workers that have ended (see {@link #endedWorkers}); a snapshot. */
+    int endedWorkers() {
+        return endedWorkers.get();
     }
 
     /** A live thread of the pool is about to start an extra thread. */

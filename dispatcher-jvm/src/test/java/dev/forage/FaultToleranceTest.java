@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.ChildJvm;
 import dev.forage.testing.Poll;
 import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -169,7 +171,70 @@ class FaultToleranceTest {
         assertTrue(e.getMessage().contains("thread factory returned null"), e.getMessage());
     }
 
+    @Test
+    void aThreadFactoryThatReturnsAStartedThreadFailsBuildAndNothingKeepsRunning() throws Exception {
+        List<Thread> made = new CopyOnWriteArrayList<>();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, "prestarted-" + made.size());
+            t.setDaemon(true);
+            made.add(t);
+            t.start(); // the factory's mistake: the pool must still get a NEW thread
+            return t;
+        };
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ForagePool.builder().threads(2).name("factory-started").threadFactory(factory).build());
+        assertTrue(e.getMessage().contains("started already") && e.getMessage().contains("factory-started"),
+                e.getMessage());
+        assertFalse(made.isEmpty());
+        for (Thread t : made) {
+            t.join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(t.isAlive(), t.getName() + " still runs a worker loop of the pool that failed to build");
+        }
+    }
+
+    @Test
+    void aStartedThreadForAStandInIsRefusedAndTheSectionStillRuns() throws Exception {
+        List<Thread> prestarted = new CopyOnWriteArrayList<>();
+        AtomicInteger calls = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, "factory-" + calls.get());
+            t.setDaemon(true);
+            if (calls.getAndIncrement() >= 2) { // the core workers get good threads, a stand-in a started one
+                prestarted.add(t);
+                t.start();
+            }
+            return t;
+        };
+        try (ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).threadFactory(factory)
+                .uncaughtExceptionHandler((t, e) -> handled.add(e)).build()) {
+            assertEquals("blocked", pool.install(() -> {
+                try {
+                    return ForagePool.managedBlock(() -> "blocked");
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }));
+            assertEquals(1, prestarted.size(), "no stand-in was asked for");
+            Poll.until("the refusal reached the handler", () -> !handled.isEmpty(), handled::toString);
+            assertTrue(handled.get(0) instanceof IllegalStateException
+                    && handled.get(0).getMessage().contains("started already"), handled.toString());
+            prestarted.get(0).join(TimeUnit.SECONDS.toMillis(30));
+            assertFalse(prestarted.get(0).isAlive(), "the refused thread runs the stand-in's loop");
+            assertRunsEveryJob(pool, 100);
+        }
+    }
+
     // Handlers.
+
+    @Test
+    void aHandlerThatThrowsReportsBothFailuresOnSystemErr() throws Exception {
+        String out = ChildJvm.run(2, Collections.<String>emptyList(), ThrowingHandlerMain.class);
+        assertTrue(out.contains(ThrowingHandlerMain.DONE), out);
+        assertTrue(out.contains("thrown from the UncaughtExceptionHandler in thread \"throwing-handler-worker-0\""),
+                "the handler's failure is not reported as the JVM reports it:\n" + out);
+        assertTrue(out.contains(ThrowingHandlerMain.JOB_FAILURE), "the job's failure vanished:\n" + out);
+        assertTrue(out.contains(ThrowingHandlerMain.HANDLER_FAILURE), "the handler's failure vanished:\n" + out);
+    }
 
     @Test
     void aHandlerThatThrowsAnErrorKillsNoWorkerAndLosesNoJob() throws Exception {

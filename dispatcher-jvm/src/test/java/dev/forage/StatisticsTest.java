@@ -3,8 +3,10 @@ package dev.forage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.Poll;
 import dev.forage.testing.Watchdog;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Statistics add up: every job counted once, per worker sums to the total, wake-ups follow sleeps. */
@@ -71,6 +73,38 @@ class StatisticsTest {
             }); // install body + 2 spawned
             Pools.awaitAllAsleep(pool);
             assertEquals(5, pool.statistics().jobsRun(), pool.statistics().toString());
+        }
+    }
+    @Test
+    void aTerminatedPoolHasNoActiveWorkers() throws Exception {
+        // Plain; with a worker retired before the shutdown; with stand-ins that ran for blocking sections.
+        ForagePool plain = Pools.pool(4);
+        ForagePool retiring = ForagePool.builder().threads(2).name(Pools.uniqueName())
+                .keepAlive(50, TimeUnit.MILLISECONDS).build();
+        ForagePool blocking = Pools.pool(2);
+        try {
+            CountDownLatch ran = new CountDownLatch(1);
+            plain.execute(ran::countDown);
+            ran.await();
+            Poll.until("a worker retired", () -> retiring.statistics().retiredWorkers() > 0,
+                    () -> retiring.statistics().toString());
+            blocking.install(() -> blocking.join(() -> standIn(), () -> standIn()));
+        } finally {
+            for (ForagePool pool : new ForagePool[] {plain, retiring, blocking}) {
+                pool.close();
+                assertTrue(pool.isTerminated());
+                PoolStatistics s = pool.statistics();
+                assertEquals(0, s.activeWorkers(), s.toString());
+                assertTrue(pool.toString().contains("active=0"), pool.toString());
+            }
+        }
+    }
+
+    private static int standIn() {
+        try {
+            return ForagePool.managedBlock(() -> 1);
+        } catch (Exception e) {
+            throw new AssertionError(e);
         }
     }
 }
