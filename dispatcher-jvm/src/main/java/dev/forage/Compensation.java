@@ -37,6 +37,8 @@ final class Compensation {
     private final Registry registry;
     private final ExtraThreads threads;
     private final long keepAliveNanos;
+    private final int coreWorkers;
+    /** The extra slots; null until first used ({@link #slotAt}), which counts as {@link #FREE}. */
     private final Slot[] slots;
 
     /** Workers inside a blocking section (each counted once, however deep its sections nest). */
@@ -51,10 +53,18 @@ final class Compensation {
         this.registry = registry;
         this.threads = threads;
         this.keepAliveNanos = keepAliveNanos;
+        this.coreWorkers = coreWorkers;
         this.slots = new Slot[extraSlots];
-        for (int i = 0; i < extraSlots; i++) {
-            slots[i] = new Slot(registry.workers[coreWorkers + i]);
+    }
+
+    /** Under the monitor: extra slot {@code i}, made with its worker on first use. */
+    private Slot slotAt(int i) {
+        Slot s = slots[i];
+        if (s == null) {
+            s = new Slot(registry.extraWorker(coreWorkers + i));
+            slots[i] = s;
         }
+        return s;
     }
 
     /**
@@ -118,17 +128,19 @@ final class Compensation {
      * or SPARE) if any, else the lowest FREE one, which gets a new thread. False if none could be started.
      */
     private boolean activateOne() {
-        Slot chosen = null;
-        for (Slot s : slots) {
-            if (s.state == LEAVING || s.state == SPARE) {
-                chosen = s;
+        int chosenIndex = -1;
+        for (int i = 0; i < slots.length; i++) {
+            int state = slots[i] == null ? FREE : slots[i].state;
+            if (state == LEAVING || state == SPARE) {
+                chosenIndex = i;
                 break;
             }
-            if (chosen == null && s.state == FREE) {
-                chosen = s;
+            if (chosenIndex < 0 && state == FREE) {
+                chosenIndex = i;
             }
         }
         // active < slots.length, so some slot is not ACTIVE.
+        Slot chosen = slotAt(chosenIndex);
         int previous = chosen.state;
         chosen.release = new SpinLatch(registry, chosen.worker.index);
         chosen.state = ACTIVE;
@@ -152,7 +164,7 @@ final class Compensation {
     private void releaseOne() {
         for (int i = slots.length - 1; i >= 0; i--) {
             Slot s = slots[i];
-            if (s.state == ACTIVE) {
+            if (s != null && s.state == ACTIVE) {
                 s.state = LEAVING;
                 active--;
                 s.release.set();
@@ -165,6 +177,9 @@ final class Compensation {
     synchronized void shutdownStarted() {
         shutdown = true;
         for (Slot s : slots) {
+            if (s == null) {
+                continue;
+            }
             if (s.state == ACTIVE) {
                 s.release.set();
             }
@@ -243,16 +258,16 @@ final class Compensation {
     synchronized int[] snapshot() {
         int spare = 0;
         for (Slot s : slots) {
-            if (s.state == SPARE) {
+            if (s != null && s.state == SPARE) {
                 spare++;
             }
         }
         return new int[] {blocked, active, spare, mostBlocked};
     }
 
-    /** Extra slot {@code i}, for tests. */
-    Slot slot(int i) {
-        return slots[i];
+    /** Extra slot {@code i}, made if it was never used; for tests. */
+    synchronized Slot slot(int i) {
+        return slotAt(i);
     }
 
     /** How an extra slot gets a thread: {@link ThreadedRunner}, or a race test's stand-in. */

@@ -17,12 +17,22 @@ final class JecSleep implements Sleep {
      * that already held jobs and nobody sleeps; written twice per nap, so it sits on lines of its own.
      */
     private final PaddedAtomicLong nappers = new PaddedAtomicLong();
+    /**
+     * Per worker, made by the worker itself at its first idle spell ({@link #startLooking}), so that the extra
+     * slots of a pool that never blocks cost no lock and no state. Null until then, which every reader treats as
+     * "not sleeping, not napping": a worker is neither before its first spell. Published by a plain store: a
+     * waker that acts on a worker's state has read the counters word after that worker's S3 (or a latch after
+     * its fallAsleep), which its spell's start precedes; the fields it needs before that are final or volatile
+     * defaults.
+     */
     private final WorkerSleepState[] workers;
     /**
-     * One idle state per worker, reused by every idle spell (a worker's spells never overlap: workFound ends
-     * one before the worker runs the job that may start the next), so going idle allocates nothing.
+     * One idle state per worker, made with its sleep state and reused by every idle spell (a worker's spells never
+     * overlap: workFound ends one before the worker runs the job that may start the next), so going idle
+     * allocates nothing after the first time.
      */
     private final JecIdleState[] idleStates;
+    private final Parker[] parkers;
     private final int roundsUntilSleepy;
     private final int roundsUntilSleeping;
     /** How many sleepers {@link #workFound} wakes as a ramp-up ({@link Tunable#WAKE_ON_WORK_FOUND}; Rayon: 2). */
@@ -48,10 +58,7 @@ final class JecSleep implements Sleep {
         }
         this.workers = new WorkerSleepState[threads];
         this.idleStates = new JecIdleState[threads];
-        for (int i = 0; i < threads; i++) {
-            workers[i] = new WorkerSleepState(parkers[i]);
-            idleStates[i] = new JecIdleState(i);
-        }
+        this.parkers = parkers;
         this.roundsUntilSleepy = tuning.getInt(Tunable.ROUNDS_UNTIL_SLEEPY);
         this.roundsUntilSleeping = roundsUntilSleepy + 1;
         this.wakeOnWorkFound = tuning.getInt(Tunable.WAKE_ON_WORK_FOUND);
@@ -60,8 +67,20 @@ final class JecSleep implements Sleep {
 
     @Override
     public JecIdleState startLooking(int workerIndex) {
+        JecIdleState idle = idleStates[workerIndex];
+        if (idle == null) {
+            idle = firstIdleSpell(workerIndex);
+        }
         counters.addInactiveThread();
-        return idleStates[workerIndex].restart();
+        return idle.restart();
+    }
+
+    /** On worker {@code index}'s thread, before its first idle spell: its sleep state (see {@link #workers}). */
+    private JecIdleState firstIdleSpell(int index) {
+        workers[index] = new WorkerSleepState(parkers[index]);
+        JecIdleState idle = new JecIdleState(index);
+        idleStates[index] = idle;
+        return idle;
     }
 
     @Override
@@ -168,7 +187,7 @@ final class JecSleep implements Sleep {
      */
     private void wakeNapper() {
         for (WorkerSleepState state : workers) {
-            if (state.napping) {
+            if (state != null && state.napping) {
                 state.parker.unpark();
                 return;
             }
@@ -181,7 +200,7 @@ final class JecSleep implements Sleep {
      * bounded.
      */
     private static boolean unparkNapper(WorkerSleepState state) {
-        if (!state.napping) {
+        if (state == null || !state.napping) {
             return false;
         }
         state.parker.unpark();
@@ -352,7 +371,7 @@ final class JecSleep implements Sleep {
         // Not a wake-up: the watcher stays counted as sleeping, loops in block() and re-reads its deadline. The
         // caller wrote the new deadline before this; if the watcher read the old one, this unpark reaches it in
         // its park or, if it comes first, as the permit that makes the park return at once.
-        workers[watcherIndex].parker.unpark();
+        parkers[watcherIndex].unpark();
     }
 
     void wakeAnyThreads(int count) {
@@ -370,7 +389,7 @@ final class JecSleep implements Sleep {
 
     private boolean wakeSpecificThread(int index) {
         WorkerSleepState state = workers[index];
-        if (!state.sleepIntent) {
+        if (state == null || !state.sleepIntent) {
             return false; // not on its way to sleep (see WorkerSleepState)
         }
         Parker sleeper;
@@ -405,7 +424,8 @@ final class JecSleep implements Sleep {
 
     /** Test hook: is this worker parked in S5 with nobody having woken it yet (a volatile read)? */
     boolean isBlocked(int workerIndex) {
-        return workers[workerIndex].isBlocked;
+        WorkerSleepState state = workers[workerIndex];
+        return state != null && state.isBlocked;
     }
 
     /**
@@ -413,7 +433,8 @@ final class JecSleep implements Sleep {
      * before it could fall asleep). Written by the worker after the park; read after joining it.
      */
     long lastNapParkNanos(int index) {
-        return workers[index].lastNapParkNanos;
+        WorkerSleepState state = workers[index];
+        return state != null ? state.lastNapParkNanos : -1L;
     }
 
     /** Test hook: workers in a nap that jobs piling up end (not counting lone-job pauses). */

@@ -74,17 +74,19 @@ public final class PoolStatistics {
     }
 
     /**
-     * Sums the counters and gauges of {@code workers}; the first {@code threads} of them have per-worker slots
-     * (a single-threaded pool has one worker and no thread: its worker counts in the sums only).
+     * Sums the counters and gauges of the first {@code slotsInUse} of {@code workers} (the others were never used);
+     * the first {@code threads} of them have per-worker slots (a single-threaded pool has one worker and no thread:
+     * its worker counts in the sums only).
      */
-    static PoolStatistics sum(Worker[] workers, int threads, Sleep sleep, Injector injector, int[] blocking) {
+    static PoolStatistics sum(Worker[] workers, int slotsInUse, int threads, Sleep sleep, Injector injector,
+            int[] blocking) {
         long[] totals = new long[PoolCounter.values().length];
         long[] jobs = new long[threads];
         long[] busy = new long[threads];
         int[] queued = new int[threads];
         long busyTotal = 0;
         long queuedTotal = 0;
-        for (int i = 0; i < workers.length; i++) {
+        for (int i = 0; i < slotsInUse; i++) {
             Worker w = workers[i];
             w.counters.addTo(totals);
             long workerBusy = w.counters.busyNanos();

@@ -23,8 +23,13 @@ final class Registry implements PoolProbe, LatchWaker {
     /**
      * Every worker slot: first the core workers, one per thread (or the single worker that callers run, then
      * {@code runner.threads() == 0}), then the extra slots that stand in for blocked workers ({@link Compensation}).
+     * An extra slot's worker is made when the slot is first used ({@link #extraWorker}): until then it is null,
+     * so a pool that never blocks pays nothing for its {@code maxBlockingThreads}. Read only below
+     * {@link #slotsInUse}, whose volatile write follows the store.
      */
     final Worker[] workers;
+    /** Every slot's parker, made with the pool: the sleep protocol keeps them from the start. */
+    private final Parker[] parkers;
     /** The core workers: the first of {@link #workers}, one per thread (one for a pool that callers run). */
     final int coreWorkers;
     /**
@@ -80,6 +85,7 @@ final class Registry implements PoolProbe, LatchWaker {
                         tuning.get(Tunable.IO_TAKEOVER_MILLIS), uncaughtHandler())
                 : new NoIo(name);
         Parker[] parkers = io.parkers(core + extra);
+        this.parkers = parkers;
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
         this.sleep = settings.sleepProtocol.create(tuning, parkers, core, settings.spinForWorkNanos, this);
         this.timers = new PoolTimers(this);
@@ -93,7 +99,7 @@ final class Registry implements PoolProbe, LatchWaker {
             this.pendingJobs = new PendingJobs.RunByWorkers(name, threads);
         }
         this.workers = new Worker[parkers.length];
-        for (int i = 0; i < workers.length; i++) {
+        for (int i = 0; i < core; i++) {
             workers[i] = new Worker(this, i, parkers[i]);
         }
         for (int i = 0; i < core; i++) {
@@ -108,6 +114,19 @@ final class Registry implements PoolProbe, LatchWaker {
     Worker currentWorker() {
         Worker w = Worker.current();
         return w != null && w.registry == this ? w : null;
+    }
+
+    /**
+     * Under the compensation's lock, before the slot's first activation: extra slot {@code index}'s worker, made
+     * now if it was never used. Published to other threads by the {@link #raiseSlotsInUse} that follows.
+     */
+    Worker extraWorker(int index) {
+        Worker w = workers[index];
+        if (w == null) {
+            w = new Worker(this, index, parkers[index]);
+            workers[index] = w;
+        }
+        return w;
     }
 
     /** Called under the compensation's lock, before an extra slot's thread runs. */
@@ -376,7 +395,7 @@ final class Registry implements PoolProbe, LatchWaker {
     // Statistics.
 
     PoolStatistics statistics() {
-        return PoolStatistics.sum(workers, runner.threads(), sleep, injector, runner.blockingSnapshot());
+        return PoolStatistics.sum(workers, slotsInUse, runner.threads(), sleep, injector, runner.blockingSnapshot());
     }
 
     // LatchWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.

@@ -94,8 +94,9 @@ final class ThreadedShutdown {
      * permit, so the park returns at once: no lost wake-up.
      */
     void lastTimerCancelled() {
-        for (Worker w : registry.workers) {
-            w.parker.unpark();
+        Worker[] workers = registry.workers;
+        for (int i = 0, n = registry.slotsInUse; i < n; i++) {
+            workers[i].parker.unpark();
         }
     }
 
