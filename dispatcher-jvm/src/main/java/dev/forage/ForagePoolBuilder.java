@@ -136,7 +136,10 @@ public final class ForagePoolBuilder {
     /**
      * Creates the worker threads instead of the pool; it must return a new, unstarted thread that runs the
      * given {@link Runnable}. When set, the thread's name and daemon flag are the factory's choice. Workers
-     * made by a factory are found through a thread-local, which costs a few nanoseconds per submission.
+     * made by a factory are found through a thread-local, which costs a few nanoseconds per submission. A factory
+     * that throws, returns null or returns a thread it started already fails {@link #build()} with an
+     * {@link IllegalStateException} (for a later thread, a stand-in or a retired worker's return, the failure
+     * goes to the pool's handler and the pool goes on without it); a started thread never runs a worker.
      */
     public ForagePoolBuilder threadFactory(ThreadFactory factory) {
         if (factory == null) {
@@ -148,7 +151,9 @@ public final class ForagePoolBuilder {
 
     /**
      * Receives the exceptions of fire-and-forget jobs ({@link ForagePool#execute}); default: the worker
-     * thread's own handler (which prints the stack trace unless a default handler is installed).
+     * thread's own handler (which prints the stack trace unless a default handler is installed). A handler that
+     * throws kills no worker and loses no job; both its failure and the one it was given go to
+     * {@code System.err}, as the JVM reports a throwing handler of its own threads.
      */
     public ForagePoolBuilder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
         if (handler == null) {

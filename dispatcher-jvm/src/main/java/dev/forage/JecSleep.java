@@ -18,18 +18,14 @@ final class JecSleep implements Sleep {
      */
     private final PaddedAtomicLong nappers = new PaddedAtomicLong();
     /**
-     * Per worker, made by the worker itself at its first idle spell ({@link #startLooking}), so that the extra
-     * slots of a pool that never blocks cost no lock and no state. Null until then, which every reader treats as
-     * "not sleeping, not napping": a worker is neither before its first spell. Published by a plain store: a
-     * waker that acts on a worker's state has read the counters word after that worker's S3 (or a latch after
-     * its fallAsleep), which its spell's start precedes; the fields it needs before that are final or volatile
-     * defaults.
+     * Per worker, made by it at its first idle spell ({@link #startLooking}): unused extra slots cost nothing. Null
+     * reads as "not sleeping, not napping"; a waker that acts on a state read the counters word (or a latch) after
+     * the worker's S3, which the plain store precedes; its other fields are final or volatile defaults.
      */
     private final WorkerSleepState[] workers;
     /**
      * One idle state per worker, made with its sleep state and reused by every idle spell (a worker's spells never
-     * overlap: workFound ends one before the worker runs the job that may start the next), so going idle
-     * allocates nothing after the first time.
+     * overlap: workFound ends one before the worker runs the job that may start the next).
      */
     private final JecIdleState[] idleStates;
     private final Parker[] parkers;

@@ -306,23 +306,7 @@ final class Registry implements PoolProbe, LatchWaker {
         } catch (Throwable handlerFailure) {
             // A failing handler must not kill the worker either, nor may both failures vanish: System.err gets
             // them, as the JVM reports a handler that throws on its own threads.
-            reportHandlerFailure(thread, error, handlerFailure);
-        }
-    }
-
-    /**
-     * The JVM's report of an uncaught-exception handler that threw ("Exception: X thrown from the
-     * UncaughtExceptionHandler in thread ..."), preceded by the failure the handler was given, which the JVM's own
-     * report loses.
-     */
-    private static void reportHandlerFailure(Thread thread, Throwable error, Throwable handlerFailure) {
-        String name = thread.getName();
-        synchronized (System.err) {
-            System.err.print("Exception in thread \"" + name + "\" ");
-            error.printStackTrace();
-            System.err.println("Exception: " + handlerFailure.getClass().getName()
-                    + " thrown from the UncaughtExceptionHandler in thread \"" + name + "\"");
-            handlerFailure.printStackTrace();
+            HandlerFailure.report(thread, error, handlerFailure);
         }
     }
 

@@ -98,9 +98,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     /**
      * A new, unstarted thread for {@code main}: the pool's own, or the factory's, checked. A factory's thread that
-     * is started already runs {@code main} without its launch, which returns at once (see {@link ThreadMain}).
+     * is started already runs {@code main} without its launch, which returns at once (see {@link LaunchedMain}).
      */
-    private Thread newThread(Worker w, ThreadMain main, String suffix) {
+    private Thread newThread(Worker w, LaunchedMain main, String suffix) {
         if (factory == null) {
             Thread t = new ForageThread(main, w, registry.name + suffix);
             t.setDaemon(daemon);
@@ -370,32 +370,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         return true;
     }
 
-    /**
-     * What a pool thread runs, once the pool {@linkplain #launch launched} it. A thread factory may hand back a
-     * thread it started itself; that thread runs this before the pool has checked it, and must not run a worker:
-     * unlaunched, {@link #run} returns at once.
-     */
-    private abstract static class ThreadMain implements Runnable {
-        private volatile boolean launched;
-
-        /** Starts {@code t}, a new thread made for this. */
-        final void launch(Thread t) {
-            launched = true;
-            t.start();
-        }
-
-        @Override
-        public final void run() {
-            if (launched) {
-                runLaunched();
-            }
-        }
-
-        abstract void runLaunched();
-    }
-
     /** What a worker's thread runs. */
-    private static final class WorkerMain extends ThreadMain {
+    private static final class WorkerMain extends LaunchedMain {
         private final ThreadedRunner runner;
         private final Worker worker;
 
@@ -439,7 +415,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     }
 
     /** What an extra slot's thread runs: {@link Compensation#runExtra}, then, after shutdown, the drain. */
-    private static final class ExtraMain extends ThreadMain {
+    private static final class ExtraMain extends LaunchedMain {
         private final ThreadedRunner runner;
         private final Compensation.Slot slot;
 
