@@ -6,10 +6,11 @@ package dev.forage;
  * to {@code jdk.jfr}.
  *
  * <p>Loading rule: Android and Java 8 must never resolve a {@code jdk.jfr} class. The implementation,
- * {@code JfrPoolEvents}, is compiled for Java 11 from its own source folder and is loaded by name, once, only if
- * {@code jdk.jfr.Event} itself is loadable; if either step fails (no JFR on Android, a class file too new for
- * Java 8 even where 8u262+ has JFR), every pool gets {@link #NONE}, whose methods do nothing. Nothing else in the
- * engine names a JFR type.
+ * {@code JfrPoolEvents}, is compiled for Java 11 from its own source folder and packed under the jar's
+ * {@code META-INF/versions/11} (a multi-release jar, whose root is all Java 8 bytecode). It is loaded by name, once,
+ * only if {@code jdk.jfr.Event} itself is loadable; if either step fails (no JFR on Android, no such class for a
+ * Java 8 JVM even where 8u262+ has JFR), every pool gets {@link #NONE}, whose methods do nothing. Nothing else in
+ * the engine names a JFR type.
  */
 abstract class PoolEvents {
     /** No JFR: nothing is ever enabled. */
@@ -43,8 +44,9 @@ abstract class PoolEvents {
         try {
             return (PoolEvents) Class.forName(IMPLEMENTATION, true, loader).newInstance();
         } catch (Throwable unusable) {
-            // Java 8u262+ has jdk.jfr but cannot load our Java 11 class file (UnsupportedClassVersionError); a
-            // security manager may refuse the recorder listener. Either way: no events, and the pool runs on.
+            // Java 8u262+ has jdk.jfr but reads only the jar's root, where the class is not (or, from a plain
+            // class folder, cannot load it: UnsupportedClassVersionError); a security manager may refuse the
+            // recorder listener. Either way: no events, and the pool runs on.
             return NONE;
         }
     }
