@@ -8,6 +8,7 @@ import platform.posix.fclose
 import platform.posix.fopen
 import platform.posix.fputs
 import platform.posix.getenv
+import platform.posix.mkdir
 
 actual val poolsHaveThreads: Boolean = false // the interim native build runs the one-thread implementation
 
@@ -16,6 +17,8 @@ actual val poolsHaveThreads: Boolean = false // the interim native build runs th
 fun main() {
     val results = runBlocking { runContract("linuxx64") }
     val dir = getenv("FORAGE_CONTRACT_REPORTS")?.toKString() ?: "."
+    // Surefire's report folder may not exist yet: make it and its parents (an existing one is fine).
+    dir.split('/').runningReduce { parent, name -> "$parent/$name" }.filter { it.isNotEmpty() }.forEach { mkdir(it, 0x1EDu) }
     val path = "$dir/TEST-${suiteName("linuxx64")}.xml"
     val file = fopen(path, "w") ?: run {
         println("cannot write $path")
