@@ -21,7 +21,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ -n "${JAVA_HOME:-}" ]]; then JAVA_BIN="$JAVA_HOME/bin"; else JAVA_BIN="$(dirname "$(readlink -f "$(command -v java)")")"; fi
 out="$root/target/release"
 bundle="$root/target/central-bundle.zip"
-published_modules="dispatcher-jvm,interop-java,forage-bom"
+# Reactor selectors of the published modules; the multiplatform ones by artifactId (their folders differ).
+published_modules="dispatcher-jvm,interop-java,forage-bom,:dispatcher,:dispatcher-js,:dispatcher-wasm-js"
+published_ids="${published_modules//:/}"
 
 usage() { echo "usage: $0 [--version V] (--key FINGERPRINT | --throwaway-key)" >&2; exit 2; }
 version=""
@@ -73,7 +75,7 @@ tar -C "$root" --exclude=./.git --exclude=./target --exclude='*/target' --exclud
 mvn -B -ntp -q -f "$out/src/pom.xml" org.codehaus.mojo:versions-maven-plugin:2.19.1:set \
     -DnewVersion="$version" -DgenerateBackupPoms=false
 mvn -B -ntp -f "$out/src/pom.xml" -Prelease deploy -pl "$published_modules" -am \
-    -Dmaven.test.skip=true -Djcstress.skip=true \
+    -Dmaven.test.skip=true -DskipTests -Djcstress.skip=true \
     -Dgpg.keyname="$key" -Dforage.staging.dir="$out/staging"
 
 # The Portal wants only the component files: the deployer's maven-metadata.xml (and its checksums) stay out.
@@ -85,4 +87,4 @@ echo "=== Bundle: $bundle"
 echo "=== Checking the bundle against Central's requirements"
 mvn -B -ntp -f "$root/release/check/pom.xml" test \
     -Dforage.bundle="$bundle" -Dforage.version="$version" -Dforage.signingKey="$out/signing-key.asc" \
-    -Dforage.published="forage-parent,$published_modules"
+    -Dforage.published="forage-parent,$published_ids"

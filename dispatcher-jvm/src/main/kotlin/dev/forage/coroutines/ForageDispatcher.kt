@@ -52,9 +52,9 @@ import kotlinx.coroutines.cancel
  * Two dispatchers over the same pool are equal, so `withContext` between them does not dispatch.
  */
 @OptIn(InternalCoroutinesApi::class)
-public class ForageDispatcher internal constructor(
+public actual class ForageDispatcher internal constructor(
     /** The pool this dispatcher runs coroutines on. For example `dispatcher.pool.statistics()`. */
-    public val pool: ForagePool,
+    public actual val pool: ForagePool,
     private val displayName: String?,
     closeable: Boolean,
 ) : ExecutorCoroutineDispatcher(), Delay {
@@ -103,7 +103,7 @@ public class ForageDispatcher internal constructor(
      *
      * Called by kotlinx.coroutines, not by user code; for example `launch(dispatcher) { ... }` ends up here.
      */
-    override fun dispatch(context: CoroutineContext, block: Runnable) {
+    actual override fun dispatch(context: CoroutineContext, block: Runnable) {
         try {
             pool.execute(block)
         } catch (e: RejectedExecutionException) {
@@ -139,7 +139,7 @@ public class ForageDispatcher internal constructor(
      *
      * @throws IllegalArgumentException if [parallelism] is less than 1
      */
-    override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher {
+    actual override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher {
         checkParallelism(parallelism)
         if (parallelism >= pool.parallelism()) {
             return if (name == null) this else NamedForageDispatcher(this, this, name)
@@ -195,7 +195,7 @@ public class ForageDispatcher internal constructor(
      * @throws UnsupportedOperationException for a dispatcher over `ForagePool.commonPool()`, such as
      *   `Dispatchers.Forage`, which lives as long as the JVM
      */
-    override fun close() {
+    actual override fun close() {
         try {
             pool.shutdown()
         } catch (e: UnsupportedOperationException) {

@@ -18,7 +18,7 @@ import java.util.concurrent.ThreadFactory
  * ```
  * From Java: `ForageDispatcher.from(ForagePool.builder().threads(4).name("compute").build())`.
  */
-public fun forageDispatcher(configure: ForageDispatcherBuilder.() -> Unit = {}): ForageDispatcher {
+public actual fun forageDispatcher(configure: ForageDispatcherBuilder.() -> Unit): ForageDispatcher {
     val builder = ForageDispatcherBuilder()
     builder.configure()
     return ForageDispatcher.from(builder.buildPool())
@@ -36,16 +36,16 @@ public fun forageDispatcher(configure: ForageDispatcherBuilder.() -> Unit = {}):
  * }
  * ```
  */
-public class ForageDispatcherBuilder internal constructor() {
+public actual class ForageDispatcherBuilder internal constructor() {
     /** Worker threads, from 1 to [ForagePoolBuilder.MAX_THREADS]; default: available processors. */
-    public var threads: Int = Runtime.getRuntime().availableProcessors()
+    public actual var threads: Int = Runtime.getRuntime().availableProcessors()
         set(value) {
             ForagePool.builder().threads(value)
             field = value
         }
 
     /** The pool's name, the prefix of its threads' names (`name-worker-N`); default `forage-K`. */
-    public var name: String? = null
+    public actual var name: String? = null
         set(value) {
             requireNotNull(value) { "name must not be null; leave it unset for the default forage-K" }
             ForagePool.builder().name(value)

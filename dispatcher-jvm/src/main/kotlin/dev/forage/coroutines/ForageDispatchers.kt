@@ -6,6 +6,21 @@ import dev.forage.ForagePool
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Dispatchers
 
+// The common API's types (declared `expect` in ../dispatcher/src/commonMain) are the Java engine's own classes on
+// the JVM. They are aliases in this package, not in dev.forage: an `expect class` cannot be actualised by a type
+// alias with its own fully qualified name, and Kotlin's direct Java actualisation would need a Kotlin annotation on
+// the Java engine, which has no Kotlin dependency. So `dev.forage.coroutines.ForagePool` and `dev.forage.ForagePool`
+// are one type on the JVM, and JVM code may name either. They live in this file so that they add no facade class.
+
+/** On the JVM, the work-stealing pool itself: see `dev.forage.ForagePool`. */
+public actual typealias ForagePool = dev.forage.ForagePool
+
+/** On the JVM, the pool's full statistics: see `dev.forage.PoolStatistics`. */
+public actual typealias PoolStatistics = dev.forage.PoolStatistics
+
+/** On the JVM, the Java fork-join scope: see `dev.forage.Scope`. */
+public actual typealias Scope = dev.forage.Scope
+
 /**
  * The shared Forage dispatcher, over `ForagePool.commonPool()`: daemon threads named `forage-common-worker-N`,
  * one per available processor (system property `forage.common.parallelism`). Use it where you would use
@@ -17,7 +32,7 @@ import kotlinx.coroutines.Dispatchers
  * [forageDispatcher].
  */
 @Suppress("UnusedReceiverParameter")
-public val Dispatchers.Forage: CoroutineDispatcher
+public actual val Dispatchers.Forage: CoroutineDispatcher
     get() = ForageDispatcher.common()
 
 /**

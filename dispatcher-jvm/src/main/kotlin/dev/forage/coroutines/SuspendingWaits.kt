@@ -41,7 +41,7 @@ import kotlinx.coroutines.ensureActive
  * and cancels the calling coroutine, as a dispatch to a closed pool does: it throws a [CancellationException]
  * whose cause is the pool's [RejectedExecutionException].
  */
-public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
+public actual suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
     Requirements.requireKotlin() // the stdlib that compiled suspend code here calls into
     val join = SuspendedJoin(this, a, b)
     awaitJobs(this, join)
@@ -76,7 +76,7 @@ public suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, 
  * After the pool was shut down, a call (from outside it, or from a coroutine still on it) starts nothing and
  * cancels the calling coroutine (see [awaitJoin]).
  */
-public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
+public actual suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     Requirements.requireKotlin() // the stdlib that compiled suspend code here calls into
     val scope = SuspendedScope(this, body)
     awaitJobs(this, scope)
@@ -90,7 +90,7 @@ public suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
  *
  * @throws IllegalStateException if the scope already ended
  */
-public fun Scope.spawn(task: (Scope) -> Unit) {
+public actual fun Scope.spawn(task: (Scope) -> Unit) {
     spawn(ScopeTask { scope -> task(scope) })
 }
 
