@@ -59,9 +59,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         return coreWorkers;
     }
 
-    /** Worker {@code index}'s current thread (an ended one while it is retired); for tests. */
+    /** Worker {@code index}'s thread (an ended one while retired; null for an extra without one): the monitor's. */
     Thread thread(int index) {
-        return threads.get(index);
+        return index < coreWorkers ? threads.get(index) : compensation.slot(index - coreWorkers).thread;
     }
 
     /** The core workers' retirement; for tests. */
@@ -237,10 +237,22 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     @Override
     public int[] blockingSnapshot() {
         int[] blocking = compensation.snapshot();
-        int[] all = Arrays.copyOf(blocking, blocking.length + 1);
+        int[] all = Arrays.copyOf(blocking, blocking.length + 3);
         all[blocking.length] = retirement.retiredCount();
+        all[blocking.length + 1] = registry.monitor.blockedNow();
+        all[blocking.length + 2] = (int) Math.min(registry.monitor.blockedJobsDetected(), Integer.MAX_VALUE);
         return all;
     }
+
+    /** The monitor counts a worker blocked without a section ({@link BlockedJobs}): a stand-in runs for it. */
+    void blockedWithoutSection() {
+        compensation.blockedOne();
+    }
+
+    void unblockedWithoutSection() {
+        compensation.unblockedOne();
+    }
+
 
     /**
      * Under the compensation's lock, on a live thread of the pool: starts the thread of an extra slot. False if
@@ -341,11 +353,14 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         for (int i = 0; i < coreWorkers; i++) {
             all.add(threads.get(i));
         }
+        registry.monitor.stop();
+        all.add(registry.monitor.thread()); // null if it never ran
         all.addAll(Arrays.asList(extraThreadsSnapshot()));
         for (Thread t : all) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            t.join(Math.max(left, 1L));
-            if (t.isAlive()) {
+            if (t != null) {
+                t.join(Math.max(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()), 1L));
+            }
+            if (t != null && t.isAlive()) {
                 return false;
             }
         }
@@ -366,6 +381,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         public void run() {
             Worker previous = Worker.bind(worker);
             worker.busyStarts();
+            runner.registry.monitor.workerBusy();
             worker.retireAfterNanos = runner.registry.io.workersMayRetire() ? runner.workerKeepAliveNanos : 0L;
             boolean retired = false;
             try {
@@ -411,6 +427,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             Worker worker = slot.worker;
             Worker previous = Worker.bind(worker);
             worker.busyStarts();
+            runner.registry.monitor.workerBusy();
             try {
                 if (runner.compensation.runExtra(slot)) {
                     runner.ending.drain(worker);

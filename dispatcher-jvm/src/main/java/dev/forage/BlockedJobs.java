@@ -1,0 +1,144 @@
+package dev.forage;
+
+/**
+ * The monitor's watch for blocking calls nobody marked ({@code docs/monitor.md}, "Blocked jobs"): a worker that
+ * stays in one job for a whole sampling period while its thread hardly runs is counted blocked, and a stand-in
+ * takes its place through the compensation path ({@link Compensation#blockedOne}, bounded by
+ * {@code maxBlockingThreads}); once the worker makes progress again the count is undone
+ * ({@link Compensation#unblockedOne}) and the stand-in leaves, as after a blocking section. Go's {@code sysmon}
+ * hands the processor of a thread stuck in a system call to another thread the same way.
+ *
+ * <p>What it reads costs the workers nothing: their busy word and jobs-run counter, which they write anyway
+ * ({@link WorkerStatistics}), and their thread's CPU time ({@link ThreadCpu}), read only for busy workers. A worker
+ * is <em>in one job</em> when both words are unchanged since the last sample and the busy word is odd; it is
+ * <em>blocked</em> when its thread used less than a quarter of the period's time (or, without CPU times, its
+ * state is BLOCKED, WAITING or TIMED_WAITING), and <em>running again</em> once it used at least half of a period,
+ * or left the job. A worker inside a marked blocking section ({@code managedBlock}) has its stand-in already and
+ * is skipped. Monitor thread only, except {@link #detected} and {@link #countedNow}, which statistics read.
+ */
+final class BlockedJobs {
+    private final Registry registry;
+    private final Worker[] workers;
+    private final ThreadedRunner runner;
+    private final ThreadCpu cpu;
+    private final long[] lastBusy;
+    private final long[] lastJobs;
+    private final long[] lastCpu;
+    private final Thread[] lastThread;
+    /** When the monitor first saw worker i in its current job. */
+    private final long[] firstSeen;
+    private final boolean[] counted;
+    /** Workers counted blocked now. */
+    private volatile int countedNow;
+    /** Jobs counted blocked so far. */
+    private volatile long detected;
+
+    BlockedJobs(Registry registry, ThreadedRunner runner, ThreadCpu cpu) {
+        this.registry = registry;
+        this.workers = registry.workers;
+        this.runner = runner;
+        this.cpu = cpu;
+        int n = workers.length;
+        lastBusy = new long[n];
+        lastJobs = new long[n];
+        lastCpu = new long[n];
+        lastThread = new Thread[n];
+        firstSeen = new long[n];
+        counted = new boolean[n];
+    }
+
+    /**
+     * One sample at {@code now}, {@code window} nanoseconds after the last; {@code judge} false when the window
+     * cannot be trusted (the monitor itself woke late: a GC pause or a descheduled monitor stops every thread's
+     * CPU clock alike, so nothing is counted blocked from such a window). Returns whether any worker is busy or
+     * counted blocked.
+     */
+    boolean sample(long now, long window, boolean judge) {
+        boolean anyBusy = false;
+        for (int i = 0; i < workers.length; i++) {
+            WorkerStatistics c = workers[i].counters;
+            long busy = c.busyWord();
+            long jobs = c.get(PoolCounter.JOBS_RUN);
+            if ((busy & 1L) == 0) {
+                forget(i);
+                continue;
+            }
+            anyBusy = true;
+            Thread t = runner.thread(i);
+            if (t == null) {
+                forget(i);
+                continue;
+            }
+            boolean sameJob = busy == lastBusy[i] && jobs == lastJobs[i] && t == lastThread[i];
+            long cpuNow = cpu.cpuNanos(t);
+            if (!sameJob) {
+                forget(i);
+                lastBusy[i] = busy;
+                lastJobs[i] = jobs;
+                lastThread[i] = t;
+                lastCpu[i] = cpuNow;
+                firstSeen[i] = now;
+                continue;
+            }
+            long used = cpuNow == ThreadCpu.UNKNOWN || lastCpu[i] == ThreadCpu.UNKNOWN ? -1L : cpuNow - lastCpu[i];
+            lastCpu[i] = cpuNow;
+            if (counted[i]) {
+                // Running again in the same job, or inside a marked section that has its own stand-in: ours leaves.
+                if (workers[i].blockingDepth > 0
+                        || (used >= 0 ? used * 2 >= window : t.getState() == Thread.State.RUNNABLE)) {
+                    release(i);
+                }
+            } else if (judge && workers[i].blockingDepth == 0
+                    && (used >= 0 ? used * 4 < window : waiting(t.getState()))) {
+                count(i, t, now);
+            }
+        }
+        return anyBusy || countedNow > 0;
+    }
+
+    private static boolean waiting(Thread.State s) {
+        return s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+    }
+
+    private void count(int i, Thread t, long now) {
+        counted[i] = true;
+        countedNow++;
+        detected++;
+        runner.blockedWithoutSection();
+        PoolEvents events = PoolEvents.INSTANCE;
+        if (events.blockedJobsEnabled()) {
+            events.blockedJob(registry.name, i, t, now - firstSeen[i]);
+        }
+    }
+
+    private void release(int i) {
+        counted[i] = false;
+        countedNow--;
+        runner.unblockedWithoutSection();
+    }
+
+    /** Worker {@code i} left its job (or its thread): undo its count, and start its watch afresh. */
+    private void forget(int i) {
+        if (counted[i]) {
+            release(i);
+        }
+        lastThread[i] = null;
+    }
+
+    /** The monitor ends: every count it holds is undone. */
+    void releaseAll() {
+        for (int i = 0; i < workers.length; i++) {
+            forget(i);
+        }
+    }
+
+    /** Workers counted blocked now; any thread. */
+    int countedNow() {
+        return countedNow;
+    }
+
+    /** Jobs counted blocked since the pool started; any thread. */
+    long detected() {
+        return detected;
+    }
+}
