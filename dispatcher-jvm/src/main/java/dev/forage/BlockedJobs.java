@@ -11,10 +11,9 @@ package dev.forage;
  * <p>What it reads costs the workers nothing: their busy word and jobs-run counter, which they write anyway
  * ({@link WorkerStatistics}), and their thread's CPU time ({@link ThreadCpu}), read only for busy workers. A worker
  * is <em>in one job</em> when both words are unchanged since the last sample and the busy word is odd; it is
- * <em>blocked</em> when its thread used less than a quarter of the period's time (or, without CPU times, its
- * state is BLOCKED, WAITING or TIMED_WAITING), and <em>running again</em> once it used at least half of a period,
- * or left the job. A worker inside a marked blocking section ({@code managedBlock}) has its stand-in already and
- * is skipped. Monitor thread only, except {@link #detected} and {@link #countedNow}, which statistics read.
+ * <em>blocked</em> when it looked {@linkplain #stuck stuck} in two sampling windows in a row of the same job, and
+ * <em>running again</em> after one window in which it did not, or once it left the job. A worker inside a marked
+ * blocking section ({@code managedBlock}) has its stand-in already and is skipped. Monitor thread only, except {@link #detected} and {@link #countedNow}, which statistics read.
  */
 final class BlockedJobs {
     private final Registry registry;
@@ -28,6 +27,8 @@ final class BlockedJobs {
     /** When the monitor first saw worker i in its current job. */
     private final long[] firstSeen;
     private final boolean[] counted;
+    /** Worker i looked stuck in the last window: one more such window in the same job counts it blocked. */
+    private final boolean[] suspect;
     /** Workers counted blocked now. */
     private volatile int countedNow;
     /** Jobs counted blocked so far. */
@@ -45,6 +46,7 @@ final class BlockedJobs {
         lastThread = new Thread[n];
         firstSeen = new long[n];
         counted = new boolean[n];
+        suspect = new boolean[n];
     }
 
     /**
@@ -82,22 +84,37 @@ final class BlockedJobs {
             }
             long used = cpuNow == ThreadCpu.UNKNOWN || lastCpu[i] == ThreadCpu.UNKNOWN ? -1L : cpuNow - lastCpu[i];
             lastCpu[i] = cpuNow;
+            boolean stuck = stuck(t, used, window);
             if (counted[i]) {
                 // Running again in the same job, or inside a marked section that has its own stand-in: ours leaves.
-                if (workers[i].blockingDepth > 0
-                        || (used >= 0 ? used * 2 >= window : t.getState() == Thread.State.RUNNABLE)) {
+                if (!stuck || workers[i].blockingDepth > 0) {
                     release(i);
                 }
-            } else if (judge && workers[i].blockingDepth == 0
-                    && (used >= 0 ? used * 4 < window : waiting(t.getState()))) {
-                count(i, t, now);
+            } else if (!judge || !stuck || workers[i].blockingDepth > 0) {
+                suspect[i] = false;
+            } else if (suspect[i]) {
+                count(i, t, now); // the second window in a row: blocked
+            } else {
+                suspect[i] = true;
             }
         }
         return anyBusy || countedNow > 0;
     }
 
-    private static boolean waiting(Thread.State s) {
-        return s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+    /**
+     * Whether {@code t} made no progress over the last {@code window} nanoseconds, in which it used {@code used}
+     * of CPU time (negative: unknown). A thread that says it waits (a sleep, a lock, {@code Object.wait}, a park)
+     * must also have used less than a quarter of the window. A RUNNABLE one (a blocking socket read, or a thread
+     * the OS does not run because the machine is overloaded) must have used less than a thirty-second: at a load
+     * of ten runnable threads per core a computing thread still gets about a tenth, and a blocked read gets none.
+     */
+    private static boolean stuck(Thread t, long used, long window) {
+        Thread.State s = t.getState();
+        boolean waiting = s == Thread.State.BLOCKED || s == Thread.State.WAITING || s == Thread.State.TIMED_WAITING;
+        if (used < 0) {
+            return waiting;
+        }
+        return waiting ? used * 4 < window : used * 32 < window;
     }
 
     private void count(int i, Thread t, long now) {
@@ -123,6 +140,7 @@ final class BlockedJobs {
             release(i);
         }
         lastThread[i] = null;
+        suspect[i] = false;
     }
 
     /** The monitor ends: every count it holds is undone. */

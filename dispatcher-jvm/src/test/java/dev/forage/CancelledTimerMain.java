@@ -7,8 +7,10 @@ public final class CancelledTimerMain {
     public static final String DONE = "cancelled; main returns";
 
     public static void main(String[] args) throws Exception {
+        // Both keep-alives short: a stand-in for a job the monitor saw blocked at start-up must not be what keeps
+        // the JVM alive here.
         ForagePool pool = ForagePool.builder().threads(2).daemon(false).keepAlive(200, TimeUnit.MILLISECONDS)
-                .name("cancelled-timer").build();
+                .blockingKeepAlive(200, TimeUnit.MILLISECONDS).name("cancelled-timer").build();
         TimerHandle timer = pool.schedule(() -> { }, 10, TimeUnit.MINUTES);
         PoolTimers timers = pool.registry().timers;
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
