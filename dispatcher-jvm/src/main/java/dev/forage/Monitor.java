@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * with nothing to watch, so an idle pool has no monitor thread and burns nothing. Its races with the workers are
  * in {@link MonitorGate}.
  */
-final class Monitor implements Runnable, MonitorGate.Watch {
+final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     private final Registry registry;
     private final PoolTimers timers;
     private final Clock clock;
@@ -146,21 +146,24 @@ final class Monitor implements Runnable, MonitorGate.Watch {
 
     /** M1, M2, park: until {@code at} or the earliest timer nobody watches, whichever comes first. */
     private void sleepUntil(long at) {
-        gate.planWake(at); // M1
-        if (timers.unwatched() && !registry.lifecycle.isShutdown()) { // M2
-            long earliest = timers.earliestDeadline();
-            if (earliest != TimerQueue.NO_DEADLINE) {
-                long timer = System.nanoTime() + (earliest - clock.nanoTime());
-                if (timer - at < 0) {
-                    at = timer;
-                    gate.planWake(at);
-                }
-            }
-        }
-        long nanos = at - System.nanoTime();
+        long nanos = gate.planWake(at, this) - System.nanoTime();
         if (nanos > 0) {
             LockSupport.parkNanos(this, nanos);
         }
+    }
+
+    /** M2: after shutdown the last worker fires the timers ({@link #fireTimers}); the monitor no longer waits. */
+    @Override
+    public boolean unwatched() {
+        return timers.unwatched() && !registry.lifecycle.isShutdown();
+    }
+
+    @Override
+    public long earliestNanos() {
+        long earliest = timers.earliestDeadline();
+        // Gone since unwatched() said otherwise (fired or cancelled): a time far past any plan.
+        long fromNow = earliest == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE >> 2 : earliest - clock.nanoTime();
+        return System.nanoTime() + fromNow;
     }
 
     private boolean anyWorkerBusy() {

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * takes the state back (X3). Volatile accesses are totally ordered: either G2 sees NONE and starts a thread, or X2
  * sees the busy word and stays. Whoever loses the CAS of X3 or G2 leaves the running to the other.
  *
- * <p><b>Unwatched timer against the monitor's park.</b> The monitor publishes when it will next wake (M1:
+ * <p><b>Unwatched timer against the monitor's park.</b> The monitor publishes when it will next wake (M1,
  * {@link #planWake}), then reads the timers (M2) and parks until its plan or the earliest unwatched deadline,
  * whichever is first. A thread that leaves a timer unwatched (P1: a new earliest timer with no watcher, or a
  * watcher that gave the watch up) then reads the plan (P2: {@link #wakeNeeded}) and unparks the monitor if it
@@ -81,9 +81,29 @@ final class MonitorGate {
         return state == RUNNING;
     }
 
-    /** M1, on the monitor's thread: it parks until {@code at} unless told otherwise. */
-    void planWake(long at) {
-        wakeAt = at;
+    /** The timers as M2 reads them. */
+    interface Timers {
+        /** Whether timers are pending and no worker watches them. */
+        boolean unwatched();
+
+        /** The earliest pending deadline as a {@link System#nanoTime()} value; only when {@link #unwatched()}. */
+        long earliestNanos();
+    }
+
+    /**
+     * M1 and M2, on the monitor's thread: publishes that it parks until {@code at}, then reads the timers, and
+     * returns when it must wake: {@code at}, or the earliest unwatched deadline if that is sooner (published too).
+     */
+    long planWake(long at, Timers timers) {
+        wakeAt = at; // M1
+        if (timers.unwatched()) { // M2
+            long timer = timers.earliestNanos();
+            if (timer - at < 0) {
+                wakeAt = timer;
+                return timer;
+            }
+        }
+        return at;
     }
 
     /**
