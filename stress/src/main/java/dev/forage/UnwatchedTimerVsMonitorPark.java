@@ -42,7 +42,7 @@ public class UnwatchedTimerVsMonitorPark {
     };
 
     {
-        gate.planWake(2000, view); // an earlier plan, as after the last sample
+        gate.planWake(0, view); // the plan the monitor just woke from: in the past
     }
 
     @Actor
