@@ -99,11 +99,12 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
         long nextSample = lastSample + periodNanos;
         long lastActive = lastSample;
         long period = periodNanos;
+        boolean ended = false;
         try {
             while (!gate.isStopped()) {
                 if (registry.lifecycle.isTerminated()) {
                     gate.stop();
-                    return;
+                    break;
                 }
                 long now = System.nanoTime();
                 boolean timersToWatch = fireTimers();
@@ -117,6 +118,8 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
                         lastActive = now;
                         period = periodNanos;
                     } else if (now - lastActive >= lingerNanos && gate.exitUnless(this)) {
+                        // Nothing counted (X2 saw none), or a new monitor took over: it owns the counts now.
+                        ended = true;
                         return;
                     } else {
                         period = Math.min(period * 2, maxPeriodNanos); // Go's sysmon backs off the same way
@@ -125,9 +128,14 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
                 }
                 sleepUntil(nextSample);
             }
-        } finally {
+            // Stopped: no monitor runs after this one, so its counts are undone here.
             if (blocked != null) {
                 blocked.releaseAll();
+            }
+            ended = true;
+        } finally {
+            if (!ended) {
+                gate.startFailed(); // a failure ended this monitor: the next busy worker starts another
             }
         }
     }

@@ -44,7 +44,7 @@ final class MonitorGate {
         return state == NONE && STATE.compareAndSet(this, NONE, RUNNING);
     }
 
-    /** A start failed (no thread to be had): the state goes back for the next busy worker to try. */
+    /** A start failed (no thread to be had), or a failure ended the monitor: the next busy worker tries again. */
     void startFailed() {
         STATE.compareAndSet(this, RUNNING, NONE);
     }

@@ -1,11 +1,13 @@
 package dev.forage.coroutines
 
+import dev.forage.timerWatched
 import kotlin.time.Duration.Companion.milliseconds
 import kotlin.time.Duration.Companion.minutes
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
+import kotlinx.coroutines.yield
 
 /**
  * Run in a fresh JVM by CancelledTimerExitSpec: a non-daemon dispatcher with short keep-alives, a `withTimeout`
@@ -14,6 +16,12 @@ import kotlinx.coroutines.withTimeout
  */
 object CancelledTimeoutExitCheck {
     const val DONE = "timeouts cancelled; main returns"
+
+    /** Until a sleeping worker holds the timer watch (the other worker, or this one once it yields). */
+    private suspend fun awaitWatcher(d: ForageDispatcher) {
+        val deadline = System.nanoTime() + 30_000_000_000L
+        while (!d.pool.timerWatched() && System.nanoTime() < deadline) yield()
+    }
 
     @JvmStatic
     fun main(args: Array<String>) {
@@ -27,9 +35,13 @@ object CancelledTimeoutExitCheck {
             name = "cancelled-timeout"
         }
         runBlocking(d) {
-            withTimeout(10.minutes) { delay(100) }
+            withTimeout(10.minutes) {
+                delay(100)
+                awaitWatcher(d) // the case that kept the JVM alive: a sleeper parks until the timeout's deadline
+            }
             val sleeper = launch { delay(10.minutes) }
             delay(50)
+            awaitWatcher(d)
             sleeper.cancel()
         }
         println(DONE)
