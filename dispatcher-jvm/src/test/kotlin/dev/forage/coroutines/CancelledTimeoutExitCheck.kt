@@ -3,24 +3,26 @@ package dev.forage.coroutines
 import dev.forage.timerWatched
 import kotlin.time.Duration.Companion.milliseconds
 import kotlin.time.Duration.Companion.minutes
+import kotlinx.coroutines.CompletableDeferred
+import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withTimeout
-import kotlinx.coroutines.yield
 
 /**
  * Run in a fresh JVM by CancelledTimerExitSpec: a non-daemon dispatcher with short keep-alives, a `withTimeout`
- * of ten minutes whose block ends after a short `delay`, and a `delay` of ten minutes that is cancelled; then
- * main returns without closing the dispatcher. The JVM exits only if the cancelled timers let the workers retire.
+ * of ten minutes whose block ends early, and a `delay` of ten minutes that is cancelled while a sleeping worker
+ * watches its timer; then main returns without closing the dispatcher. The JVM exits only if the cancelled timers
+ * let the workers retire.
  */
 object CancelledTimeoutExitCheck {
     const val DONE = "timeouts cancelled; main returns"
 
-    /** Until a sleeping worker holds the timer watch (the other worker, or this one once it yields). */
-    private suspend fun awaitWatcher(d: ForageDispatcher) {
+    /** From outside the pool: until a sleeping worker holds the timer watch. */
+    private fun awaitWatcher(d: ForageDispatcher) {
         val deadline = System.nanoTime() + 30_000_000_000L
-        while (!d.pool.timerWatched() && System.nanoTime() < deadline) yield()
+        while (!d.pool.timerWatched() && System.nanoTime() < deadline) Thread.yield()
     }
 
     @JvmStatic
@@ -34,16 +36,16 @@ object CancelledTimeoutExitCheck {
             blockingKeepAlive = 200.milliseconds
             name = "cancelled-timeout"
         }
-        runBlocking(d) {
-            withTimeout(10.minutes) {
-                delay(100)
-                awaitWatcher(d) // the case that kept the JVM alive: a sleeper parks until the timeout's deadline
-            }
-            val sleeper = launch { delay(10.minutes) }
-            delay(50)
-            awaitWatcher(d)
-            sleeper.cancel()
-        }
+        val scope = CoroutineScope(d)
+        val release = CompletableDeferred<Unit>()
+        val timed = scope.launch { withTimeout(10.minutes) { release.await() } }
+        awaitWatcher(d)
+        release.complete(Unit) // the block ends early: withTimeout disposes its timer
+        runBlocking { timed.join() }
+        // The last timer, cancelled while a sleeper watches it: the case that kept the JVM alive every time.
+        val sleeper = scope.launch { delay(10.minutes) }
+        awaitWatcher(d)
+        sleeper.cancel()
         println(DONE)
     }
 }
