@@ -85,6 +85,9 @@ final class BlockedJobs {
             long used = cpuNow == ThreadCpu.UNKNOWN || lastCpu[i] == ThreadCpu.UNKNOWN ? -1L : cpuNow - lastCpu[i];
             lastCpu[i] = cpuNow;
             boolean stuck = stuck(t, used, window);
+            if (stuck && suspect[i] && !counted[i] && t.getState() == Thread.State.RUNNABLE && !cpu.inNative(t)) {
+                stuck = false; // in Java code the OS did not run (an overloaded machine): not a blocking call
+            }
             if (counted[i]) {
                 // Running again in the same job, or inside a marked section that has its own stand-in: ours leaves.
                 if (!stuck || workers[i].blockingDepth > 0) {
@@ -107,6 +110,8 @@ final class BlockedJobs {
      * must also have used less than a quarter of the window. A RUNNABLE one (a blocking socket read, or a thread
      * the OS does not run because the machine is overloaded) must have used less than a thirty-second: at a load
      * of ten runnable threads per core a computing thread still gets about a tenth, and a blocked read gets none.
+     * Before a RUNNABLE thread is counted it must also be in a native call ({@link ThreadCpu#inNative}), which a
+     * thread the OS merely left waiting in Java code is not.
      */
     private static boolean stuck(Thread t, long used, long window) {
         Thread.State s = t.getState();

@@ -1,6 +1,7 @@
 package dev.forage;
 
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 
 /**
@@ -25,5 +26,12 @@ final class ManagementThreadCpu extends ThreadCpu {
         }
         long nanos = bean.getThreadCpuTime(t.getId());
         return nanos < 0 ? UNKNOWN : nanos;
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    boolean inNative(Thread t) {
+        ThreadInfo info = bean.getThreadInfo(t.getId(), 1);
+        return info != null && info.isInNative();
     }
 }

@@ -38,4 +38,13 @@ abstract class ThreadCpu {
 
     /** CPU time {@code t} has used so far, in nanoseconds, or {@link #UNKNOWN}. Any thread; about a microsecond. */
     abstract long cpuNanos(Thread t);
+
+    /**
+     * Whether RUNNABLE {@code t} is in a native call (a blocking socket read or accept) rather than in Java code
+     * the OS has not scheduled. Asked only for a thread that hardly ran for two windows, since it stops {@code t}
+     * briefly (a handshake, tens of microseconds).
+     */
+    boolean inNative(Thread t) {
+        return false;
+    }
 }
