@@ -123,14 +123,16 @@ final class BlockedJobs {
     }
 
     private void count(int i, Thread t, long now) {
-        counted[i] = true;
-        countedNow++;
-        detected++;
-        runner.blockedWithoutSection();
+        // The event first, while the worker's stack still shows the blocking call; the count last, so that a reader
+        // of the statistics sees the job counted only once it has its stand-in and its event.
         PoolEvents events = PoolEvents.INSTANCE;
         if (events.blockedJobsEnabled()) {
             events.blockedJob(registry.name, i, t, now - firstSeen[i]);
         }
+        counted[i] = true;
+        countedNow++;
+        runner.blockedWithoutSection();
+        detected++;
     }
 
     private void release(int i) {

@@ -43,6 +43,7 @@ class BlockedJobEventTest {
             recording.dump(file);
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.forage.BlockedJob"))
                 .filter(e -> name.equals(e.getString("pool")))
                 .collect(Collectors.toList());
         assertEquals(1, events.size(), events.toString());
