@@ -354,6 +354,6 @@ final class CallerRunner implements Runner, PendingJobs {
 
     @Override
     public int[] blockingSnapshot() {
-        return new int[6];
+        return new int[8];
     }
 }

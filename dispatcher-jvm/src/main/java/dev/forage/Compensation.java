@@ -265,6 +265,12 @@ final class Compensation {
         return new int[] {blocked, active, spare, mostBlocked};
     }
 
+    /** Extra slot {@code i}'s thread, or null (no thread, or a slot never used); for the monitor. */
+    synchronized Thread threadOf(int i) {
+        Slot s = slots[i];
+        return s != null ? s.thread : null;
+    }
+
     /** Extra slot {@code i}, made if it was never used; for tests. */
     synchronized Slot slot(int i) {
         return slotAt(i);

@@ -332,8 +332,11 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code job} once {@code delay} has elapsed, as an injected job. No timer thread exists: a sleeping
-     * worker parks until the earliest deadline. A delay of zero or less runs the job as soon as a worker looks.
+     * Runs {@code job} once {@code delay} has elapsed, as an injected job. No dedicated timer thread: a sleeping
+     * worker parks until the earliest deadline, and while every worker is busy the pool's monitor queues the job
+     * on time, to run when a worker is free ({@code docs/monitor.md}). A delay of zero or less runs the job as
+     * soon as a worker looks. For a short action that must not wait for a worker (a timeout), see
+     * {@link #scheduleTimeout}.
      *
      * <pre>{@code
      * TimerHandle h = pool.schedule(() -> System.out.println("later"), 50, TimeUnit.MILLISECONDS);
@@ -351,6 +354,33 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.schedule: unit must not be null");
         }
         return new TimerHandle(registry.timers.schedule(decorate(job), unit.toNanos(delay)), registry.clock);
+    }
+
+    /**
+     * Runs {@code action} once {@code delay} has elapsed, on the thread that notices the deadline, without waiting
+     * for a free worker: the timer for timeouts. While a worker sleeps and watches the timers it runs the action;
+     * while every worker is busy or blocked, the pool's monitor thread runs it on time (within about a millisecond
+     * of the deadline; {@code docs/monitor.md}), as the JDK's delayer thread runs {@code orTimeout}. So the action
+     * must be short and must never block: complete a future, cancel a call, set a flag, submit a job. Anything
+     * longer belongs in {@link #schedule}, whose job is queued on time and runs when a worker is free. A failure
+     * goes to the pool's uncaught-exception handler.
+     *
+     * <pre>{@code
+     * TimerHandle t = pool.scheduleTimeout(() -> reply.completeExceptionally(new TimeoutException()), 2, SECONDS);
+     * reply.whenComplete((r, e) -> t.cancel());
+     * }</pre>
+     *
+     * @throws NullPointerException if {@code action} or {@code unit} is null
+     * @throws RejectedExecutionException after shutdown
+     */
+    public TimerHandle scheduleTimeout(Runnable action, long delay, TimeUnit unit) {
+        if (action == null) {
+            throw new NullPointerException("ForagePool.scheduleTimeout: action must not be null");
+        }
+        if (unit == null) {
+            throw new NullPointerException("ForagePool.scheduleTimeout: unit must not be null");
+        }
+        return new TimerHandle(registry.timers.schedule(decorate(action), unit.toNanos(delay), true), registry.clock);
     }
 
     /**

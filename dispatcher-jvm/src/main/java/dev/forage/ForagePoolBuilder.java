@@ -310,6 +310,36 @@ public final class ForagePoolBuilder {
     }
 
     /**
+     * Blocking calls without {@code managedBlock}: a worker that stays in one job this long while its thread hardly
+     * runs (a {@code Thread.sleep}, a lock, {@code Object.wait}, a foreign {@code future.get()}, a blocking socket
+     * read) is counted blocked by the pool's monitor, and a stand-in thread takes its place, within
+     * {@link #maxBlockingThreads}, until the job runs again; the stand-in then leaves and retires after
+     * {@link #blockingKeepAlive}. Default 10 ms, or the system property {@code forage.blockedJobMillis}; a whole
+     * number of milliseconds from 1 to 60 000, or 0 to turn detection off (calls marked with
+     * {@link ForagePool#managedBlock} or {@code ForageBlocking} still get their stand-in at once). The monitor
+     * samples busy workers once per threshold, so a blocked job gets its stand-in after one to two thresholds (up
+     * to five after an idle spell); see {@code docs/monitor.md} for what it costs and its false positives.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().blockingDetection(50, TimeUnit.MILLISECONDS).build();
+     * ForagePool strict = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).build(); // off
+     * }</pre>
+     */
+    public ForagePoolBuilder blockingDetection(long time, TimeUnit unit) {
+        if (unit == null) {
+            throw new NullPointerException("blockingDetection: unit must not be null");
+        }
+        long millis = unit.toMillis(time);
+        boolean wholeMillis = unit.toNanos(time) % 1_000_000L == 0;
+        if (time < 0 || millis > Tunable.BLOCKED_JOB_MILLIS.max || !wholeMillis) {
+            throw new IllegalArgumentException("blockingDetection must be a whole number of milliseconds from 0 (off)"
+                    + " to " + Tunable.BLOCKED_JOB_MILLIS.max + " ms, was " + time + " " + unit);
+        }
+        this.tuning = tuning.with(Tunable.BLOCKED_JOB_MILLIS, millis);
+        return this;
+    }
+
+    /**
      * For tests and measurements: sets one tunable of this pool ({@link Tunable} documents each, with its range and
      * the system property that seeds its default), instead of a JVM-wide system property.
      *

@@ -2,7 +2,7 @@ package dev.forage;
 
 /**
  * The rare, expensive moments a pool reports to JDK Flight Recorder ({@code docs/observability.md}, "JFR
- * events"): a job that ran longer than a threshold, a wake-up that found no work. The one door from the engine
+ * events"): a job that ran longer than a threshold, a wake-up that found no work, a job the monitor found blocked. The one door from the engine
  * to {@code jdk.jfr}.
  *
  * <p>Loading rule: Android and Java 8 must never resolve a {@code jdk.jfr} class. The implementation,
@@ -26,6 +26,15 @@ abstract class PoolEvents {
 
         @Override
         void wakeupWithoutWork(String pool, int workerIndex) {
+        }
+
+        @Override
+        boolean blockedJobsEnabled() {
+            return false;
+        }
+
+        @Override
+        void blockedJob(String pool, int workerIndex, Thread thread, long nanos) {
         }
     };
 
@@ -66,4 +75,14 @@ abstract class PoolEvents {
 
     /** Worker thread: the worker woke from a sleep and its next search found nothing. */
     abstract void wakeupWithoutWork(String pool, int workerIndex);
+
+    /** Whether a recording wants blocked-job events now; the monitor asks once per blocked job it counts. */
+    abstract boolean blockedJobsEnabled();
+
+    /**
+     * Monitor thread: worker {@code workerIndex}, running on {@code thread}, stayed in one job without running
+     * for {@code nanos} and a stand-in took its place ({@link BlockedJobs}). The job is named from the thread's
+     * stack, which shows the blocking call and the user's code that made it.
+     */
+    abstract void blockedJob(String pool, int workerIndex, Thread thread, long nanos);
 }

@@ -249,7 +249,8 @@ public final class PoolStatistics {
 
     /**
      * Workers inside a blocking section right now ({@link ForagePool#managedBlock}, the blocking executor, the
-     * Kotlin blocking dispatcher). A gauge.
+     * Kotlin blocking dispatcher), or found blocked by the pool's monitor ({@link #detectedBlockedWorkers()}). A
+     * gauge.
      */
     public int blockedWorkers() {
         return blocking[0];
@@ -274,6 +275,23 @@ public final class PoolStatistics {
         return blocking[3];
     }
 
+    /**
+     * Jobs the pool's monitor found blocking a worker without a blocking section (a {@code Thread.sleep}, a lock,
+     * a socket read nobody marked) since the pool started; for each, a stand-in took the worker's place while it
+     * was blocked ({@link ForagePoolBuilder#blockingDetection}). Grows like a counter; a JFR
+     * {@code dev.forage.BlockedJob} event names each job's code and the call it blocked in.
+     */
+    public long blockedJobsDetected() {
+        return blocking[7];
+    }
+
+    /**
+     * Workers the monitor counts blocked right now (included in {@link #blockedWorkers()}). A gauge.
+     */
+    public int detectedBlockedWorkers() {
+        return blocking[6];
+    }
+
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder("PoolStatistics{threads=").append(threads);
@@ -285,6 +303,7 @@ public final class PoolStatistics {
                 .append(", blockedWorkers=").append(blocking[0]).append(", compensatingThreads=").append(blocking[1])
                 .append(", spareThreads=").append(blocking[2]).append(", mostBlockedWorkers=").append(blocking[3])
                 .append(", retiredWorkers=").append(blocking[4])
+                .append(", blockedJobsDetected=").append(blockedJobsDetected())
                 .append(", busyNanos=").append(busyNanos)
                 .append(", jobsPerWorker=").append(Arrays.toString(jobsPerWorker))
                 .append(", queuedPerWorker=").append(Arrays.toString(queuedPerWorker))

@@ -3,10 +3,11 @@ package dev.forage;
 import java.util.List;
 
 /**
- * A pool's timers without a timer thread: scheduled jobs wait in a {@link TimerQueue}, and due ones move to the
- * injector as new injected jobs. Whoever looks fires them: a sleeping worker that holds the timer <em>watch</em>
- * parks only until the earliest deadline, a busy worker checks every {@link Tunable#TIMER_CHECK_INTERVAL} jobs,
- * and every full search checks once ({@code docs/sleep.md}, "Timers").
+ * A pool's timers without a dedicated timer thread: scheduled jobs wait in a {@link TimerQueue}, and due ones move
+ * to the injector as new injected jobs. Whoever looks fires them: a sleeping worker that holds the timer
+ * <em>watch</em> parks only until the earliest deadline, a busy worker checks every
+ * {@link Tunable#TIMER_CHECK_INTERVAL} jobs, every full search checks once ({@code docs/sleep.md}, "Timers"), and
+ * while no worker watches, the pool's {@link Monitor} fires them on time ({@code docs/monitor.md}).
  */
 final class PoolTimers {
     private final TimerQueue queue = new TimerQueue();
@@ -18,6 +19,14 @@ final class PoolTimers {
 
     /** Schedules {@code job} to run once {@code delayNanos} of the pool's clock passed. Any thread. */
     TimerTask schedule(Runnable job, long delayNanos) {
+        return schedule(job, delayNanos, false);
+    }
+
+    /**
+     * {@link #schedule}; {@code inline}: the job needs no worker, and the monitor runs it itself when it fires it
+     * ({@link TimerTask#inline}).
+     */
+    TimerTask schedule(Runnable job, long delayNanos, boolean inline) {
         registry.lifecycle.enter(job);
         try {
             long now = registry.clock.nanoTime();
@@ -26,14 +35,16 @@ final class PoolTimers {
             if (deadline - now < 0 || deadline == TimerQueue.NO_DEADLINE) {
                 deadline = now + (Long.MAX_VALUE >> 1); // saturate: about 146 years
             }
-            TimerTask task = new PoolTimer(this, job, deadline);
+            TimerTask task = new PoolTimer(this, job, deadline, inline);
             if (queue.add(task)) {
                 int watcher = queue.watcher();
                 if (watcher != TimerQueue.NO_WATCHER) {
                     registry.sleep.timerDeadlineChanged(watcher);
                 } else {
-                    // Nobody watches the timers: the same rule as an injected job finds a worker for them.
+                    // Nobody watches the timers: the same rule as an injected job finds a worker for them, and
+                    // the monitor, which covers them while every worker is busy, must not sleep past this one.
                     registry.newInjectedJobs(1, true);
+                    registry.monitor.timerUnwatched(deadline);
                 }
             }
             return task;
@@ -62,20 +73,57 @@ final class PoolTimers {
      * worker does not watch.
      */
     long watchNanos(int index) {
-        boolean watching = !queue.isEmpty() && queue.claimWatch(index);
-        // Read the deadline after claiming: a timer scheduled before the claim saw no watcher and may have
-        // woken someone else, so only a read after the claim is sure to include it.
-        long earliest = queue.earliestDeadline();
-        if (!watching || earliest == TimerQueue.NO_DEADLINE) {
+        long earliest = queue.watch(index);
+        if (earliest == TimerQueue.NO_DEADLINE) {
             return Parker.FOREVER;
         }
         return Math.max(earliest - registry.clock.nanoTime(), 0L);
     }
 
-    /** A worker that held the watch became busy: let a sleeper take the watch over. */
+    /**
+     * A worker that held the watch became busy: let a sleeper take the watch over, and the monitor cover the
+     * timers until one does (if none sleeps, the monitor fires them on time).
+     */
     void handOverWatch(int index) {
         if (queue.watcher() == index && queue.releaseWatch(index) && !queue.isEmpty()) {
             registry.newInjectedJobs(1, true);
+            long earliest = queue.earliestDeadline();
+            if (earliest != TimerQueue.NO_DEADLINE) {
+                registry.monitor.timerUnwatched(earliest);
+            }
+        }
+    }
+
+    /**
+     * The monitor fires the due timers nobody watched: a job that needs no worker runs here, on the monitor's
+     * thread, as the JDK's delayer thread runs {@code orTimeout}'s; every other one is queued on the injector as a
+     * new injected job, on time, and runs as soon as a worker is free.
+     */
+    void fireDueOnMonitor() {
+        List<TimerTask> due = queue.pollExpired(registry.clock.nanoTime());
+        if (due == null) {
+            return;
+        }
+        Injector injector = registry.injector;
+        boolean wasEmpty = injector.isEmpty();
+        int queued = 0;
+        for (TimerTask t : due) {
+            if (!t.inline) {
+                injector.push(t);
+                queued++;
+            }
+        }
+        if (queued > 0) {
+            registry.newInjectedJobs(queued, wasEmpty);
+        }
+        for (TimerTask t : due) {
+            if (t.inline) {
+                try {
+                    t.run();
+                } catch (Throwable e) {
+                    registry.handleUncaught(Thread.currentThread(), e);
+                }
+            }
         }
     }
 
@@ -118,7 +166,14 @@ final class PoolTimers {
      * A timer was cancelled. After shutdown the last worker may be parked only to fire pending timers; once none
      * is left it must look again and retire, or termination would wait for a deadline that no longer exists.
      */
-    private void cancelled() {
+    private void cancelled(int watcher) {
+        // The last timer went (else the watcher wakes at the old earliest deadline at worst, and re-reads): a
+        // watcher parked until its deadline would outstay the keep-alive (and, for a non-daemon pool, keep the
+        // JVM alive). It re-reads its deadline now, finds none, and parks for the keep-alive instead
+        // (TimerQueue.remove and watch: C1, C2 against W1, W2).
+        if (watcher != TimerQueue.NO_WATCHER) {
+            registry.sleep.timerDeadlineChanged(watcher);
+        }
         if (registry.lifecycle.isShutdown() && queue.isEmpty()) {
             registry.runner.lastTimerCancelled();
         }
@@ -128,18 +183,14 @@ final class PoolTimers {
     private static final class PoolTimer extends TimerTask {
         private final PoolTimers timers;
 
-        PoolTimer(PoolTimers timers, Runnable job, long deadlineNanos) {
-            super(job, deadlineNanos);
+        PoolTimer(PoolTimers timers, Runnable job, long deadlineNanos, boolean inline) {
+            super(job, deadlineNanos, inline);
             this.timers = timers;
         }
 
         @Override
-        public boolean cancel() {
-            if (!super.cancel()) {
-                return false;
-            }
-            timers.cancelled();
-            return true;
+        void removed(int watcher) {
+            timers.cancelled(watcher);
         }
     }
 }

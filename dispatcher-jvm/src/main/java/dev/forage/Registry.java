@@ -42,6 +42,8 @@ final class Registry implements PoolProbe, LatchWaker {
     final PoolTimers timers;
     final Lifecycle lifecycle;
     final Runner runner;
+    /** What no worker watches while all are busy: unwatched timers, blocked jobs ({@code docs/monitor.md}). */
+    final Monitor monitor;
     /** {@link ForagePool#runPending()}: the {@link CallerRunner}, or a refusal in a pool with worker threads. */
     final PendingJobs pendingJobs;
     /** Socket IO: {@link SelectorIo} for a pool with IO workers, else {@link NoIo}. */
@@ -105,6 +107,7 @@ final class Registry implements PoolProbe, LatchWaker {
         for (int i = 0; i < core; i++) {
             io.countInto(i, workers[i].counters);
         }
+        this.monitor = new Monitor(this, runner instanceof ThreadedRunner ? (ThreadedRunner) runner : null);
         runner.start();
     }
 

@@ -78,7 +78,8 @@ interface Runner {
 
     /**
      * Blocking sections and retirement right now: {blocked workers, threads standing in for them, spare threads
-     * waiting to, most blocked at once, retired workers, core workers ended for good (shutdown)}.
+     * waiting to, most blocked at once, retired workers, core workers ended for good (shutdown), workers the
+     * monitor counts blocked now, blocked jobs it detected so far}.
      */
     int[] blockingSnapshot();
 

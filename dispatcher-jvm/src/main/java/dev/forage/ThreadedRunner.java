@@ -32,9 +32,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private final Retirement retirement;
     /** How long a core worker stays idle before its thread retires; 0: never. */
     private final long workerKeepAliveNanos;
-    private Compensation compensation;
+    /** Package-private for {@link ExtraMain}. */
+    Compensation compensation;
     /** How the threads end after shutdown, and which one is the last. */
-    private final ThreadedShutdown ending;
+    final ThreadedShutdown ending;
     /**
      * The extra threads started and not yet seen ended, for {@link #awaitTermination}; guarded by itself. Ended
      * ones are dropped at each start, so a long-lived pool whose stand-ins come and go keeps no more than it runs.
@@ -59,9 +60,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         return coreWorkers;
     }
 
-    /** Worker {@code index}'s current thread (an ended one while it is retired); for tests. */
+    /** Worker {@code index}'s thread (an ended one while retired; null for an extra without one): the monitor's. */
     Thread thread(int index) {
-        return threads.get(index);
+        return index < coreWorkers ? threads.get(index) : compensation.threadOf(index - coreWorkers);
     }
 
     /** The core workers' retirement; for tests. */
@@ -252,11 +253,23 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     @Override
     public int[] blockingSnapshot() {
         int[] blocking = compensation.snapshot();
-        int[] all = Arrays.copyOf(blocking, blocking.length + 2);
+        int[] all = Arrays.copyOf(blocking, blocking.length + 4);
         all[blocking.length] = retirement.retiredCount();
         all[blocking.length + 1] = ending.endedWorkers();
+        all[blocking.length + 2] = registry.monitor.blockedNow();
+        all[blocking.length + 3] = (int) Math.min(registry.monitor.blockedJobsDetected(), Integer.MAX_VALUE);
         return all;
     }
+
+    /** The monitor counts a worker blocked without a section ({@link BlockedJobs}): a stand-in runs for it. */
+    void blockedWithoutSection() {
+        compensation.blockedOne();
+    }
+
+    void unblockedWithoutSection() {
+        compensation.unblockedOne();
+    }
+
 
     /**
      * Under the compensation's lock, on a live thread of the pool: starts the thread of an extra slot. False if
@@ -359,11 +372,14 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         for (int i = 0; i < coreWorkers; i++) {
             all.add(threads.get(i));
         }
+        registry.monitor.stop();
+        all.add(registry.monitor.thread()); // null if it never ran
         all.addAll(Arrays.asList(extraThreadsSnapshot()));
         for (Thread t : all) {
-            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-            t.join(Math.max(left, 1L));
-            if (t.isAlive()) {
+            if (t != null) {
+                t.join(Math.max(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()), 1L));
+            }
+            if (t != null && t.isAlive()) {
                 return false;
             }
         }
@@ -384,6 +400,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         void runLaunched() {
             Worker previous = Worker.bind(worker);
             worker.busyStarts();
+            runner.registry.monitor.workerBusy();
             worker.retireAfterNanos = runner.registry.io.workersMayRetire() ? runner.workerKeepAliveNanos : 0L;
             boolean retired = false;
             try {
@@ -411,38 +428,6 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         @Override
         public String toString() {
             return worker.toString();
-        }
-    }
-
-    /** What an extra slot's thread runs: {@link Compensation#runExtra}, then, after shutdown, the drain. */
-    private static final class ExtraMain extends LaunchedMain {
-        private final ThreadedRunner runner;
-        private final Compensation.Slot slot;
-
-        ExtraMain(ThreadedRunner runner, Compensation.Slot slot) {
-            this.runner = runner;
-            this.slot = slot;
-        }
-
-        @Override
-        void runLaunched() {
-            Worker worker = slot.worker;
-            Worker previous = Worker.bind(worker);
-            worker.busyStarts();
-            try {
-                if (runner.compensation.runExtra(slot)) {
-                    runner.ending.drain(worker);
-                    worker.busyEnds();
-                }
-            } finally {
-                Worker.unbind(previous);
-                runner.ending.threadExited();
-            }
-        }
-
-        @Override
-        public String toString() {
-            return slot.worker.toString();
         }
     }
 }

@@ -41,16 +41,36 @@ final class TimerQueue {
         }
     }
 
-    /** Removes a cancelled timer. */
-    void remove(TimerTask task) {
+    /**
+     * Removes a cancelled timer (C1: the earliest deadline's volatile write) and, if that emptied the queue, reads
+     * the watcher (C2) and returns it, to be told that no deadline is left; else {@link #NO_WATCHER}. The mirror of
+     * {@link #watch}: either the watcher's W2 sees the queue empty, or C2 sees the watcher.
+     */
+    int remove(TimerTask task) {
         synchronized (lock) {
             int i = task.heapIndex;
             if (i < 0 || i >= size || heap[i] != task) {
-                return;
+                return NO_WATCHER;
             }
             removeAt(i);
             earliestDeadline = size == 0 ? NO_DEADLINE : heap[0].deadlineNanos;
+            if (size != 0) {
+                return NO_WATCHER;
+            }
         }
+        return watcher.get();
+    }
+
+    /**
+     * A sleeping worker about to park: takes the watch if timers are pending (W1) and then reads the earliest
+     * deadline (W2), which it parks until; {@link #NO_DEADLINE} if it does not watch or nothing is pending. Read
+     * after the claim: a timer added or removed before the claim saw no watcher, so only a read after it is sure to
+     * include that change.
+     */
+    long watch(int worker) {
+        boolean watching = !isEmpty() && claimWatch(worker);
+        long earliest = earliestDeadline;
+        return watching ? earliest : NO_DEADLINE;
     }
 
     /** The earliest deadline, or {@link #NO_DEADLINE}. A volatile read; no lock. */

@@ -23,9 +23,20 @@ class TimerTask implements Runnable, TaskWrapper {
     private volatile int state;
     private volatile TimerQueue queue;
 
+    /**
+     * The job needs no worker: it is short and never blocks (it completes a future, cancels a call), so the
+     * monitor runs it where it notices the deadline instead of queueing it ({@link ForagePool#scheduleTimeout}).
+     */
+    final boolean inline;
+
     public TimerTask(Runnable job, long deadlineNanos) {
+        this(job, deadlineNanos, false);
+    }
+
+    TimerTask(Runnable job, long deadlineNanos, boolean inline) {
         this.job = job;
         this.deadlineNanos = deadlineNanos;
+        this.inline = inline;
     }
 
     public final long deadlineNanos() {
@@ -53,9 +64,16 @@ class TimerTask implements Runnable, TaskWrapper {
         }
         TimerQueue q = queue;
         if (q != null) {
-            q.remove(this);
+            removed(q.remove(this));
         }
         return true;
+    }
+
+    /**
+     * The cancelled timer left its queue; {@code watcher} is the worker to tell that no deadline is left
+     * ({@link TimerQueue#remove}), or {@link TimerQueue#NO_WATCHER}.
+     */
+    void removed(int watcher) {
     }
 
     public final boolean isCancelled() {

@@ -165,7 +165,27 @@ enum Tunable {
      * worker watches its neighbours this often while one is exposed, and every 16 ms while they only have channels. 0
      * turns takeover off: a channel then waits for its own worker, as in Netty's event loops.
      */
-    IO_TAKEOVER_MILLIS("ioTakeoverMillis", "forage.io.takeoverMillis", 1, 0, 60_000);
+    IO_TAKEOVER_MILLIS("ioTakeoverMillis", "forage.io.takeoverMillis", 1, 0, 60_000),
+
+    /**
+     * The monitor's blocked-job threshold, in milliseconds ({@code docs/monitor.md}): a worker that stays in one
+     * job this long while its thread hardly runs (its CPU time grows by less than a quarter of the time passed) is
+     * counted blocked, and a stand-in takes its place through compensation. It is also the monitor's sampling
+     * period while any worker is busy, so a blocked job is seen after one to two periods. 10 ms: a JDBC call or a
+     * remote call of a few milliseconds is left alone, a {@code Thread.sleep} or a lock held for long is not; the
+     * sampling then costs about a hundred short wake-ups a second of a thread that exists only while workers are
+     * busy. 0 turns detection off (the monitor still fires timers that no worker watches). Public as
+     * {@link ForagePoolBuilder#blockingDetection}.
+     */
+    BLOCKED_JOB_MILLIS("blockedJobMillis", "forage.blockedJobMillis", 10, 0, 60_000),
+
+    /**
+     * The monitor, in milliseconds: how long its thread stays after it last saw a busy worker, a blocked one or a
+     * timer nobody watches, sampling ever less often (the period doubles up to four times the threshold); then
+     * it ends, and the next worker that becomes busy starts a new one. Speed only: a thread start costs about
+     * 100 µs, so a pool busy at least once a second keeps one thread instead of starting one per burst.
+     */
+    MONITOR_LINGER_MILLIS("monitorLingerMillis", "forage.monitorLingerMillis", 1_000, 1, 3_600_000);
 
     /** The name in messages and in {@link Tuning#toString()}. */
     final String settingName;

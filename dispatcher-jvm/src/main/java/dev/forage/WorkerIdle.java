@@ -50,7 +50,8 @@ final class WorkerIdle implements IdleContext {
     void leave(IdleState idle) {
         sleep.workFound(idle);
         timers.handOverWatch(w.index);
-        w.busyStarts();
+        w.busyStarts(); // G1 of the monitor's start race: a volatile store
+        registry.monitor.workerBusy(); // G2
     }
 
     /** In the top-level loop of a worker whose thread may retire. */

@@ -47,12 +47,24 @@ final class WorkerStatistics {
         }
     }
 
-    /** Owner thread: a busy spell begins at {@code now} ({@link System#nanoTime()}). No-op if already busy. */
+    /**
+     * Owner thread: a busy spell begins at {@code now} ({@link System#nanoTime()}). No-op if already busy. A
+     * volatile store, not an ordered one: it is G1 of the monitor's start race ({@link MonitorGate}), which the
+     * caller's read of the monitor's state must not pass. Once per busy spell, never per job.
+     */
     void busyStarts(long now) {
         long word = slots.get(BUSY);
         if ((word & 1L) == 0) {
-            slots.lazySet(BUSY, ((word >> 1) - (now - origin)) << 1 | 1L);
+            slots.set(BUSY, ((word >> 1) - (now - origin)) << 1 | 1L);
         }
+    }
+
+    /**
+     * Any thread: the busy clock's word, odd while the worker is busy; a new busy spell gives a new word. The
+     * monitor's blocked-job watch reads it with {@link PoolCounter#JOBS_RUN} as the worker's progress.
+     */
+    long busyWord() {
+        return slots.get(BUSY);
     }
 
     /** Owner thread: the busy spell ends at {@code now}; its length joins the total. No-op if not busy. */

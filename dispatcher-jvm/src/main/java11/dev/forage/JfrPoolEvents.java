@@ -1,5 +1,6 @@
 package dev.forage;
 
+import dev.forage.jfr.BlockedJobEvent;
 import dev.forage.jfr.LongJobEvent;
 import dev.forage.jfr.WakeupWithoutWorkEvent;
 import jdk.jfr.EventType;
@@ -22,6 +23,7 @@ import jdk.jfr.Recording;
 final class JfrPoolEvents extends PoolEvents {
     private volatile boolean longJobsEnabled;
     private volatile boolean wakeupsEnabled;
+    private volatile boolean blockedJobsEnabled;
 
     JfrPoolEvents() {
         FlightRecorder.addListener(new FlightRecorderListener() {
@@ -45,6 +47,7 @@ final class JfrPoolEvents extends PoolEvents {
         // register the event classes, on this thread rather than on a worker.
         longJobsEnabled = EventType.getEventType(LongJobEvent.class).isEnabled();
         wakeupsEnabled = EventType.getEventType(WakeupWithoutWorkEvent.class).isEnabled();
+        blockedJobsEnabled = EventType.getEventType(BlockedJobEvent.class).isEnabled();
     }
 
     @Override
@@ -65,6 +68,45 @@ final class JfrPoolEvents extends PoolEvents {
             event.jobDuration = nanos;
             event.commit();
         }
+    }
+
+    @Override
+    boolean blockedJobsEnabled() {
+        return blockedJobsEnabled;
+    }
+
+    @Override
+    void blockedJob(String pool, int workerIndex, Thread thread, long nanos) {
+        BlockedJobEvent event = new BlockedJobEvent();
+        if (!event.isEnabled()) {
+            return;
+        }
+        event.pool = pool;
+        event.workerIndex = workerIndex;
+        event.blockedFor = nanos;
+        // From the blocking call at the top down to the worker's loop: the first frame of code that is neither the
+        // JDK's, Kotlin's nor Forage's is the user's job (the class the long-job event would name, or the lambda's
+        // enclosing class), the top frame is the call it blocks in.
+        StackTraceElement[] stack = thread.getStackTrace();
+        if (stack.length > 0) {
+            event.blockedIn = stack[0].getClassName() + "." + stack[0].getMethodName();
+        }
+        for (StackTraceElement frame : stack) {
+            String c = frame.getClassName();
+            if (!library(c)) {
+                event.jobClass = c;
+                event.jobMethod = frame.getMethodName();
+                break;
+            }
+        }
+        event.commit();
+    }
+
+    private static boolean library(String className) {
+        return className.startsWith("java.") || className.startsWith("javax.") || className.startsWith("jdk.")
+                || className.startsWith("sun.") || className.startsWith("com.sun.")
+                || className.startsWith("kotlin.") || className.startsWith("kotlinx.")
+                || className.startsWith("dev.forage.");
     }
 
     @Override

@@ -239,7 +239,10 @@ class FaultToleranceTest {
     @Test
     void aHandlerThatThrowsAnErrorKillsNoWorkerAndLosesNoJob() throws Exception {
         AtomicInteger calls = new AtomicInteger();
+        // Without blocked-job detection: each failure is printed to System.err, and a worker slowed by that write
+        // may rightly get a stand-in, which would be another thread than the ones this test compares.
         try (ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName())
+                .blockingDetection(0, TimeUnit.MILLISECONDS)
                 .uncaughtExceptionHandler((t, e) -> {
                     calls.incrementAndGet();
                     throw new OutOfMemoryError("thrown by the handler");

@@ -4,11 +4,12 @@ import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import javax.management.ObjectName;
 
 /**
  * Run in a fresh JVM by {@link IdleHeapTest}: builds {@link #POOLS} default pools of two threads, each of which ran
- * one job and went idle, and prints the heap they hold between them, per pool, as the JVM's class histogram counts
+ * one job and went idle (their monitors ended), and prints the heap they hold between them, per pool, as the JVM's class histogram counts
  * it after a full collection (the same numbers as {@code jcmd <pid> GC.class_histogram}).
  */
 public final class IdleHeapMain {
@@ -25,10 +26,21 @@ public final class IdleHeapMain {
         for (int i = 0; i < POOLS; i++) {
             pools.add(idlePool());
         }
+        awaitNoMonitor(); // idle means the monitors that the first jobs started have lingered and ended too
         long after = liveBytes();
         System.out.println(PREFIX + (after - before) / POOLS + " bytes");
         for (ForagePool pool : pools) {
             pool.close();
+        }
+    }
+
+    private static void awaitNoMonitor() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().endsWith("-monitor"))) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("pool monitors still run a minute after their pools went idle");
+            }
+            Thread.sleep(50);
         }
     }
 

@@ -114,6 +114,16 @@ public actual class ForageDispatcherBuilder internal constructor() {
             field = value
         }
 
+    /**
+     * Blocking calls without `ForageBlocking`: a worker that stays this long in one job without running (a
+     * `Thread.sleep`, a lock, a blocking read) gets a stand-in thread; null (the default) for 10 ms,
+     * [kotlin.time.Duration.ZERO] turns detection off. See [ForagePoolBuilder.blockingDetection].
+     * ```
+     * forageDispatcher { blockingDetection = 50.milliseconds }
+     * ```
+     */
+    public var blockingDetection: kotlin.time.Duration? = null
+
     internal fun buildPool(): ForagePool {
         val builder = ForagePool.builder().threads(threads).daemon(daemon)
         maxBlockingThreads?.let { builder.maxBlockingThreads(it) }
@@ -123,6 +133,7 @@ public actual class ForageDispatcherBuilder internal constructor() {
         } else {
             builder.keepAlive(keepAlive.inWholeNanoseconds, java.util.concurrent.TimeUnit.NANOSECONDS)
         }
+        blockingDetection?.let { builder.blockingDetection(it.inWholeMilliseconds, java.util.concurrent.TimeUnit.MILLISECONDS) }
         if (ioWorkers) builder.ioWorkers()
         name?.let { builder.name(it) }
         threadFactory?.let { builder.threadFactory(it) }

@@ -175,9 +175,12 @@ public final class ForageFutures {
 
     /**
      * Java 9's {@code future.orTimeout(timeout, unit)} for any {@code CompletableFuture}, on every Java version,
-     * timed by {@code pool}'s timers (no timer thread): completes {@code future} exceptionally with a
-     * {@link java.util.concurrent.TimeoutException} unless something else completes it first, in which case the
-     * timer is cancelled at once. Returns {@code future}.
+     * timed by {@code pool}'s timers ({@link ForagePool#scheduleTimeout}): completes {@code future} exceptionally
+     * with a {@link java.util.concurrent.TimeoutException} unless something else completes it first, in which case
+     * the timer is cancelled at once. Returns {@code future}. It fires on time even while every worker of
+     * {@code pool} is busy or blocked: the pool's monitor thread completes the future then, as the JDK's delayer
+     * thread does, so dependent stages that are not {@code *Async} run on that thread; keep them short or use the
+     * {@code *Async} forms, as with the JDK's.
      *
      * <pre>{@code
      * CompletableFuture<Reply> reply = ForageFutures.orTimeout(client.call(request), 2, TimeUnit.SECONDS, pool);
@@ -192,7 +195,7 @@ public final class ForageFutures {
         Checks.notNull(pool, "orTimeout", "pool");
         if (!future.isDone()) {
             final String message = "timed out after " + timeout + " " + unit;
-            cancelWhenDone(future, pool.schedule(
+            cancelWhenDone(future, pool.scheduleTimeout(
                     () -> future.completeExceptionally(new TimeoutException(message)), timeout, unit));
         }
         return future;
@@ -215,7 +218,7 @@ public final class ForageFutures {
         Checks.notNull(unit, "completeOnTimeout", "unit");
         Checks.notNull(pool, "completeOnTimeout", "pool");
         if (!future.isDone()) {
-            cancelWhenDone(future, pool.schedule(() -> future.complete(value), timeout, unit));
+            cancelWhenDone(future, pool.scheduleTimeout(() -> future.complete(value), timeout, unit));
         }
         return future;
     }

@@ -1,0 +1,34 @@
+package dev.forage;
+
+/** What an extra slot's thread runs: {@link Compensation#runExtra}, then, after shutdown, the drain. */
+final class ExtraMain extends LaunchedMain {
+    private final ThreadedRunner runner;
+    private final Compensation.Slot slot;
+
+    ExtraMain(ThreadedRunner runner, Compensation.Slot slot) {
+        this.runner = runner;
+        this.slot = slot;
+    }
+
+    @Override
+    void runLaunched() {
+        Worker worker = slot.worker;
+        Worker previous = Worker.bind(worker);
+        worker.busyStarts();
+        worker.registry.monitor.workerBusy();
+        try {
+            if (runner.compensation.runExtra(slot)) {
+                runner.ending.drain(worker);
+                worker.busyEnds();
+            }
+        } finally {
+            Worker.unbind(previous);
+            runner.ending.threadExited();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return slot.worker.toString();
+    }
+}

@@ -1,0 +1,200 @@
+package dev.forage;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The pool's monitor ({@code docs/monitor.md}): one daemon thread that watches what no worker can while every
+ * worker is busy, after Go's {@code sysmon} and this pool's selector takeover. It
+ * <ul>
+ *   <li>fires timers that are due while no sleeping worker watches them: an action that needs no worker
+ *       ({@link ForagePool#scheduleTimeout}: completing a future, cancelling a call) runs on the monitor itself,
+ *       any other timer is queued on time as an injected job;</li>
+ *   <li>samples the busy workers every {@link Tunable#BLOCKED_JOB_MILLIS} and lets a stand-in take the place of
+ *       one that stays in a job without running ({@link BlockedJobs}).</li>
+ * </ul>
+ * It exists only while there is something to watch: the first worker that becomes busy starts it (or, with
+ * blocked-job detection off, the first timer left unwatched), and it ends after {@link Tunable#MONITOR_LINGER_MILLIS}
+ * with nothing to watch, so an idle pool has no monitor thread and burns nothing. Its races with the workers are
+ * in {@link MonitorGate}.
+ */
+final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
+    private final Registry registry;
+    private final PoolTimers timers;
+    private final Clock clock;
+    final MonitorGate gate;
+    /** Null while blocked-job detection is off. */
+    private final BlockedJobs blocked;
+    /** The sampling period while a worker is busy: the blocked-job threshold. */
+    private final long periodNanos;
+    private final long maxPeriodNanos;
+    private final long lingerNanos;
+    private volatile Thread thread;
+
+    /** A pool's monitor; {@code runner} null for a pool that callers run, which has none. */
+    Monitor(Registry registry, ThreadedRunner runner) {
+        this.registry = registry;
+        this.timers = registry.timers;
+        this.clock = registry.clock;
+        this.gate = new MonitorGate(runner == null ? MonitorGate.STOPPED : MonitorGate.NONE);
+        long millis = registry.tuning.get(Tunable.BLOCKED_JOB_MILLIS);
+        this.blocked = runner == null || millis == 0 ? null : new BlockedJobs(registry, runner, ThreadCpu.INSTANCE);
+        // Without detection the monitor only waits for timers; its period then only paces the linger.
+        this.periodNanos = TimeUnit.MILLISECONDS.toNanos(millis == 0 ? 10L : millis);
+        this.maxPeriodNanos = 4 * periodNanos;
+        this.lingerNanos = TimeUnit.MILLISECONDS.toNanos(registry.tuning.get(Tunable.MONITOR_LINGER_MILLIS));
+    }
+
+    /**
+     * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): starts the monitor if
+     * none runs. One volatile read when one does; nothing at all with detection off.
+     */
+    void workerBusy() {
+        if (blocked != null && gate.claimStart()) {
+            start();
+        }
+    }
+
+    /**
+     * P2, after P1: a timer due at {@code deadline} (the pool's clock) is left without a watcher, because it is
+     * the new earliest and nobody watches, or its watcher became busy. Any thread.
+     */
+    void timerUnwatched(long deadline) {
+        long at = System.nanoTime() + (deadline - clock.nanoTime());
+        if (gate.wakeNeeded(at)) {
+            LockSupport.unpark(thread);
+        } else if (blocked == null && gate.claimStart()) {
+            start(); // without detection nothing else starts the monitor
+        }
+    }
+
+    private void start() {
+        try {
+            Thread t = new Thread(this, registry.name + "-monitor");
+            t.setDaemon(true); // it watches; it never keeps the JVM alive
+            t.setContextClassLoader(Monitor.class.getClassLoader());
+            thread = t;
+            t.start();
+        } catch (Throwable e) {
+            // No thread to be had now: the next worker that becomes busy tries again.
+            gate.startFailed();
+            registry.handleUncaught(Thread.currentThread(), e);
+        }
+    }
+
+    /** The pool terminated: the monitor ends at once and never starts again. */
+    void stop() {
+        gate.stop();
+        LockSupport.unpark(thread);
+    }
+
+    /** The monitor's thread while it runs (or the last one), else null; for termination and tests. */
+    Thread thread() {
+        return thread;
+    }
+
+    @Override
+    public void run() {
+        long lastSample = System.nanoTime();
+        long nextSample = lastSample + periodNanos;
+        long lastActive = lastSample;
+        long period = periodNanos;
+        boolean ended = false;
+        try {
+            while (!gate.isStopped()) {
+                if (registry.lifecycle.isTerminated()) {
+                    gate.stop();
+                    break;
+                }
+                long now = System.nanoTime();
+                boolean timersToWatch = fireTimers();
+                if (now - nextSample >= 0) {
+                    // A wake more than half a period late means the monitor itself was stopped (a GC pause, the OS):
+                    // every thread's CPU clock stood still as well, so no worker is judged from that window.
+                    boolean onTime = now - nextSample <= periodNanos / 2;
+                    boolean busy = blocked != null ? blocked.sample(now, now - lastSample, onTime) : anyWorkerBusy();
+                    lastSample = now;
+                    if (busy || timersToWatch) {
+                        lastActive = now;
+                        period = periodNanos;
+                    } else if (now - lastActive >= lingerNanos && gate.exitUnless(this)) {
+                        // Nothing counted (X2 saw none), or a new monitor took over: it owns the counts now.
+                        ended = true;
+                        return;
+                    } else {
+                        period = Math.min(period * 2, maxPeriodNanos); // Go's sysmon backs off the same way
+                    }
+                    nextSample = now + period;
+                }
+                sleepUntil(nextSample);
+            }
+            // Stopped: no monitor runs after this one, so its counts are undone here.
+            if (blocked != null) {
+                blocked.releaseAll();
+            }
+            ended = true;
+        } finally {
+            if (!ended) {
+                gate.startFailed(); // a failure ended this monitor: the next busy worker starts another
+            }
+        }
+    }
+
+    /**
+     * The monitor's look at the timers: fires the due ones if nobody watches them. Before shutdown only: after it,
+     * the last worker stays for pending timers and fires them itself, so none is queued behind a worker that left.
+     */
+    private boolean fireTimers() {
+        if (!timers.unwatched() || registry.lifecycle.isShutdown()) {
+            return false;
+        }
+        timers.fireDueOnMonitor();
+        return true;
+    }
+
+    /** M1, M2, park: until {@code at} or the earliest timer nobody watches, whichever comes first. */
+    private void sleepUntil(long at) {
+        long nanos = gate.planWake(at, this) - System.nanoTime();
+        if (nanos > 0) {
+            LockSupport.parkNanos(this, nanos);
+        }
+    }
+
+    /** M2: after shutdown the last worker fires the timers ({@link #fireTimers}); the monitor no longer waits. */
+    @Override
+    public boolean unwatched() {
+        return timers.unwatched() && !registry.lifecycle.isShutdown();
+    }
+
+    @Override
+    public long earliestNanos() {
+        long earliest = timers.earliestDeadline();
+        // Gone since unwatched() said otherwise (fired or cancelled): a time far past any plan.
+        long fromNow = earliest == TimerQueue.NO_DEADLINE ? Long.MAX_VALUE >> 2 : earliest - clock.nanoTime();
+        return System.nanoTime() + fromNow;
+    }
+
+    private boolean anyWorkerBusy() {
+        for (Worker w : registry.workers) {
+            if ((w.counters.busyWord() & 1L) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** X2: busy words (volatile reads), counted workers, unwatched timers. */
+    @Override
+    public boolean anythingToWatch() {
+        return (blocked != null && (anyWorkerBusy() || blocked.countedNow() > 0)) || timers.unwatched();
+    }
+
+    /** Workers counted blocked now, and jobs counted blocked so far; for statistics. */
+    int blockedNow() {
+        return blocked == null ? 0 : blocked.countedNow();
+    }
+
+    long blockedJobsDetected() {
+        return blocked == null ? 0L : blocked.detected();
+    }
+}

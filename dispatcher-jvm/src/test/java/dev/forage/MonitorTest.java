@@ -1,0 +1,284 @@
+package dev.forage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.forage.testing.ChildJvm;
+import dev.forage.testing.Watchdog;
+import java.net.ServerSocket;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pool's monitor ({@code docs/monitor.md}) as users meet it: timers that fire on time while every worker is
+ * busy or blocked, cancelled timers that let the workers retire, and blocking calls without {@code managedBlock}
+ * that no longer hold back the jobs behind them.
+ *
+ * <p>The bounds here are the contracts' outer edges, not speed claims: the monitor promises a few milliseconds,
+ * and each test allows {@link #BOUND} (seconds), far below what the behaviour without the monitor gives (the
+ * blocked or spinning workers are released only after the assertion, or never).
+ */
+@Watchdog.Budget(seconds = 240)
+class MonitorTest {
+    private static final Duration BOUND = Watchdog.scaled(Duration.ofSeconds(20));
+
+    private static ForagePool pool(int threads, int maxBlocking) {
+        return ForagePool.builder().threads(threads).maxBlockingThreads(maxBlocking).name(Pools.uniqueName()).build();
+    }
+
+    /** Jobs that hold every worker of a pool until released: spinning on the CPU, or blocked on a latch. */
+    private static final class Occupied implements AutoCloseable {
+        final CountDownLatch started;
+        final CountDownLatch release = new CountDownLatch(1);
+        volatile boolean released;
+
+        Occupied(ForagePool pool, boolean spin) throws InterruptedException {
+            int n = pool.parallelism();
+            started = new CountDownLatch(n);
+            for (int i = 0; i < n; i++) {
+                pool.execute(() -> {
+                    started.countDown();
+                    if (spin) {
+                        while (!released) {
+                            Thread.onSpinWait();
+                        }
+                    } else {
+                        awaitQuietly(release);
+                    }
+                });
+            }
+            assertTrue(started.await(BOUND.getSeconds(), TimeUnit.SECONDS), "every worker took its job");
+        }
+
+        @Override
+        public void close() {
+            released = true;
+            release.countDown();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // Timers under load.
+
+    @Test
+    void aTimeoutFiresWhileEveryWorkerSpins() throws Exception {
+        timeoutFiresWhileEveryWorkerIsHeld(true);
+    }
+
+    @Test
+    void aTimeoutFiresWhileEveryWorkerIsBlocked() throws Exception {
+        timeoutFiresWhileEveryWorkerIsHeld(false);
+    }
+
+    /** No stand-in can help (no blocking threads): only the monitor can run the action. */
+    private static void timeoutFiresWhileEveryWorkerIsHeld(boolean spin) throws Exception {
+        try (ForagePool pool = pool(2, 0); Occupied held = new Occupied(pool, spin)) {
+            CountDownLatch fired = new CountDownLatch(1);
+            AtomicReference<String> ranOn = new AtomicReference<>();
+            pool.scheduleTimeout(() -> {
+                ranOn.set(Thread.currentThread().getName());
+                fired.countDown();
+            }, 50, TimeUnit.MILLISECONDS);
+            assertTrue(fired.await(BOUND.getSeconds(), TimeUnit.SECONDS),
+                    "the timeout did not fire while every worker was held: " + pool.statistics());
+            assertEquals(pool.name() + "-monitor", ranOn.get());
+        }
+    }
+
+    @Test
+    void aTimerWhoseJobNeedsAWorkerIsQueuedOnTimeAndRunsWhenOneIsFree() throws Exception {
+        try (ForagePool pool = pool(2, 0)) {
+            CountDownLatch ran = new CountDownLatch(1);
+            TimerHandle timer;
+            try (Occupied held = new Occupied(pool, true)) {
+                timer = pool.schedule(ran::countDown, 50, TimeUnit.MILLISECONDS);
+                Watchdog.awaitCondition("the timer fired (queued on the injector) while every worker spins", BOUND,
+                        timer::hasFired, pool::toString);
+                assertEquals(1L, ran.getCount(), "no worker was free to run it yet");
+            }
+            assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS), "it ran once a worker was free");
+        }
+    }
+
+    // Cancelled timers release their watcher.
+
+    @Test
+    void aCancelledTimerLetsItsWatcherRetireAfterTheKeepAlive() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(2).keepAlive(100, TimeUnit.MILLISECONDS)
+                .name(Pools.uniqueName()).build()) {
+            TimerHandle timer = pool.schedule(() -> { }, 10, TimeUnit.MINUTES);
+            PoolTimers timers = pool.registry().timers;
+            Watchdog.awaitCondition("a sleeping worker took the timer watch", BOUND,
+                    () -> timers.watcher() != TimerQueue.NO_WATCHER, pool::toString);
+            assertTrue(timer.cancel());
+            Watchdog.awaitCondition("every worker retired after the cancel", BOUND,
+                    () -> Pools.liveThreadsOf(pool).isEmpty(), () -> pool + " live=" + Pools.liveThreadsOf(pool));
+        }
+    }
+
+    /** The user's view: a non-daemon pool dropped after a cancel lets the JVM exit. */
+    @Test
+    void aNonDaemonPoolLetsTheJvmExitAfterACancelledTimer() throws Exception {
+        String out = ChildJvm.run(2, Collections.<String>emptyList(), CancelledTimerMain.class);
+        assertTrue(out.contains(CancelledTimerMain.DONE), out);
+    }
+
+    // Blocking calls without managedBlock.
+
+    @Test
+    void jobsBehindWorkersBlockedInThreadSleepRun() throws Exception {
+        try (ForagePool pool = pool(2, 2)) {
+            CountDownLatch sleeping = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> {
+                    sleeping.countDown();
+                    try {
+                        Thread.sleep(TimeUnit.MINUTES.toMillis(10));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt(); // shutdownNow ends the sleep
+                    }
+                });
+            }
+            assertTrue(sleeping.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown);
+            assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS),
+                    "a job behind two sleeping workers did not run: " + pool.statistics());
+            assertTrue(pool.statistics().blockedJobsDetected() >= 1, pool.statistics().toString());
+            pool.shutdownNow();
+        }
+    }
+
+    /** A blocking accept: the thread state says RUNNABLE, so only its CPU time shows it blocked. */
+    @Test
+    void jobsBehindWorkersBlockedInASocketAcceptRun() throws Exception {
+        try (ForagePool pool = pool(2, 2); ServerSocket server = new ServerSocket(0)) {
+            CountDownLatch accepting = new CountDownLatch(2);
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> {
+                    accepting.countDown();
+                    try {
+                        server.accept().close();
+                    } catch (SocketException closed) {
+                        // the test closed the server socket: the accept is over
+                    } catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+            }
+            assertTrue(accepting.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown);
+            assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS),
+                    "a job behind two workers in accept() did not run: " + pool.statistics());
+            server.close();
+        }
+    }
+
+    @Test
+    void theStandInLeavesOnceTheBlockedJobEnds() throws Exception {
+        try (ForagePool pool = pool(1, 1)) {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            pool.execute(() -> {
+                awaitQuietly(release);
+                done.countDown();
+            });
+            Watchdog.awaitCondition("the monitor counted the job blocked and a stand-in runs", BOUND,
+                    () -> {
+                        PoolStatistics s = pool.statistics();
+                        return s.detectedBlockedWorkers() == 1 && s.compensatingThreads() == 1;
+                    }, () -> pool.statistics().toString());
+            release.countDown();
+            assertTrue(done.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            Watchdog.awaitCondition("the count was undone and the stand-in left", BOUND,
+                    () -> {
+                        PoolStatistics s = pool.statistics();
+                        return s.detectedBlockedWorkers() == 0 && s.compensatingThreads() == 0
+                                && s.blockedWorkers() == 0;
+                    }, () -> pool.statistics().toString());
+            assertEquals(1L, pool.statistics().blockedJobsDetected());
+        }
+    }
+
+    @Test
+    void aMarkedBlockingSectionIsNotCountedTwice() throws Exception {
+        try (ForagePool pool = pool(1, 2)) {
+            CountDownLatch inSection = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            pool.execute(() -> {
+                try {
+                    pool.managedBlock(() -> {
+                        inSection.countDown();
+                        awaitQuietly(release);
+                        return null;
+                    });
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            assertTrue(inSection.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            // Past several sampling periods: run a job through the stand-in, then look at the counts.
+            for (int i = 0; i < 5; i++) {
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.schedule(ran::countDown, 20, TimeUnit.MILLISECONDS);
+                assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            }
+            PoolStatistics s = pool.statistics();
+            assertEquals(0, s.detectedBlockedWorkers(), s.toString());
+            assertEquals(1, s.blockedWorkers(), s.toString());
+            release.countDown();
+        }
+    }
+
+    @Test
+    void withDetectionOffBusyWorkersStartNoMonitor() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).blockingDetection(0, TimeUnit.MILLISECONDS)
+                .name(Pools.uniqueName()).build(); Occupied held = new Occupied(pool, false)) {
+            assertNull(pool.registry().monitor.thread(), "a monitor thread started with nothing to watch");
+            assertFalse(pool.registry().monitor.gate.isRunning());
+            // A timer nobody watches is the one thing that starts it then.
+            CountDownLatch fired = new CountDownLatch(1);
+            pool.scheduleTimeout(fired::countDown, 1, TimeUnit.MILLISECONDS);
+            assertTrue(fired.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void anIdlePoolEndsItsMonitorAfterTheLinger() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(2).tune(Tunable.MONITOR_LINGER_MILLIS, 50)
+                .name(Pools.uniqueName()).build()) {
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown);
+            assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            Monitor monitor = pool.registry().monitor;
+            Watchdog.awaitCondition("the monitor ended once nothing was left to watch", BOUND,
+                    () -> !monitor.gate.isRunning() && (monitor.thread() == null || !monitor.thread().isAlive()),
+                    pool::toString);
+            CountDownLatch again = new CountDownLatch(1);
+            pool.execute(again::countDown);
+            assertTrue(again.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+        }
+    }
+}
