@@ -112,7 +112,7 @@ class LongJobNamesTest {
         List<RecordedEvent> events = record(pool, () -> pool.install(() -> pool.join(() -> {
             // Hold the first half until the other worker stole and started the second: b then runs as its own
             // job on that worker, not inline here.
-            awaitUninterruptibly(b.started);
+            Pools.awaitQuietly(b.started);
             return "a";
         }, b)));
         RecordedEvent half = naming(events, SlowHalf.class.getName());
@@ -153,21 +153,6 @@ class LongJobNamesTest {
         RecordedEvent timer = naming(events, retried.getClass().getName());
         // The pool's timer holds the decorated job, which holds the user's wrapper, which holds the lambda.
         assertEquals("dev.forage.PoolTimers$PoolTimer", timer.getString("wrapperClass"));
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Test

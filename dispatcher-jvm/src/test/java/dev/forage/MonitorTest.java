@@ -50,7 +50,7 @@ class MonitorTest {
                             Thread.onSpinWait();
                         }
                     } else {
-                        awaitQuietly(release);
+                        Pools.awaitQuietly(release);
                     }
                 });
             }
@@ -61,21 +61,6 @@ class MonitorTest {
         public void close() {
             released = true;
             release.countDown();
-        }
-    }
-
-    private static void awaitQuietly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 
@@ -202,7 +187,7 @@ class MonitorTest {
             CountDownLatch release = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(1);
             pool.execute(() -> {
-                awaitQuietly(release);
+                Pools.awaitQuietly(release);
                 done.countDown();
             });
             Watchdog.awaitCondition("the monitor counted the job blocked and a stand-in runs", BOUND,
@@ -231,7 +216,7 @@ class MonitorTest {
                 try {
                     pool.managedBlock(() -> {
                         inSection.countDown();
-                        awaitQuietly(release);
+                        Pools.awaitQuietly(release);
                         return null;
                     });
                 } catch (Exception e) {
