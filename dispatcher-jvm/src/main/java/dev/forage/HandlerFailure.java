@@ -9,14 +9,26 @@ final class HandlerFailure {
     private HandlerFailure() {
     }
 
+    /**
+     * Prints both failures. Out of stack, printing fails too, often as an {@link InternalError} around the
+     * {@link StackOverflowError} (a lambda the stream links on first use); that is thrown as the overflow it is, for
+     * a shallower frame to report from ({@link Registry#handleUncaught}).
+     */
     static void report(Thread thread, Throwable error, Throwable handlerFailure) {
         String name = thread.getName();
-        synchronized (System.err) {
-            System.err.print("Exception in thread \"" + name + "\" ");
-            error.printStackTrace();
-            System.err.println("Exception: " + handlerFailure.getClass().getName()
-                    + " thrown from the UncaughtExceptionHandler in thread \"" + name + "\"");
-            handlerFailure.printStackTrace();
+        try {
+            synchronized (System.err) {
+                System.err.print("Exception in thread \"" + name + "\" ");
+                error.printStackTrace();
+                System.err.println("Exception: " + handlerFailure.getClass().getName()
+                        + " thrown from the UncaughtExceptionHandler in thread \"" + name + "\"");
+                handlerFailure.printStackTrace();
+            }
+        } catch (InternalError e) {
+            if (e.getCause() instanceof StackOverflowError) {
+                throw (StackOverflowError) e.getCause();
+            }
+            throw e;
         }
     }
 }

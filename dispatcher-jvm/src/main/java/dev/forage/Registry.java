@@ -299,13 +299,20 @@ final class Registry implements PoolProbe, LatchWaker {
 
     // Exceptions.
 
-    /** A job's exception: to the pool's handler, else the thread's own. Never throws: a worker must survive. */
+    /**
+     * A job's exception: to the pool's handler, else the thread's own. Throws nothing but a
+     * {@link StackOverflowError} (a worker must survive): out of stack, neither the handler nor a report of its
+     * failure can run, so the overflow unwinds instead, and {@link Worker}'s settling reports the job's failure
+     * from a shallower frame (the recursion tests of {@code JoinAnyDepthTest} end there).
+     */
     void handleUncaught(Thread thread, Throwable error) {
         try {
             Thread.UncaughtExceptionHandler h = handler != null ? handler : thread.getUncaughtExceptionHandler();
             if (h != null) {
                 h.uncaughtException(thread, error);
             }
+        } catch (StackOverflowError overflow) {
+            throw overflow;
         } catch (Throwable handlerFailure) {
             // A failing handler must not kill the worker either, nor may both failures vanish: System.err gets
             // them, as the JVM reports a handler that throws on its own threads.
