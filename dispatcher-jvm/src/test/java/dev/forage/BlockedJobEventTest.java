@@ -29,8 +29,8 @@ class BlockedJobEventTest {
         try (Recording recording = new Recording()) {
             recording.enable("dev.forage.BlockedJob");
             recording.start();
-            try (ForagePool pool = ForagePool.builder().threads(1).maxBlockingThreads(1).name(Pools.uniqueName())
-                    .build()) {
+            try (ForagePool pool = ForagePool.builder().threads(1).maxBlockingThreads(1)
+                    .blockingDetection(10, TimeUnit.MILLISECONDS).name(Pools.uniqueName()).build()) {
                 name = pool.name();
                 SleepingJob job = new SleepingJob();
                 pool.execute(job);

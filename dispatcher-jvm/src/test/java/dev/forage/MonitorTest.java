@@ -30,7 +30,8 @@ class MonitorTest {
     private static final Duration BOUND = Watchdog.scaled(Duration.ofSeconds(20));
 
     private static ForagePool pool(int threads, int maxBlocking) {
-        return ForagePool.builder().threads(threads).maxBlockingThreads(maxBlocking).name(Pools.uniqueName()).build();
+        return ForagePool.builder().threads(threads).maxBlockingThreads(maxBlocking)
+                .blockingDetection(10, TimeUnit.MILLISECONDS).name(Pools.uniqueName()).build();
     }
 
     /** Jobs that hold every worker of a pool until released: spinning on the CPU, or blocked on a latch. */
@@ -238,9 +239,9 @@ class MonitorTest {
     }
 
     @Test
-    void withDetectionOffBusyWorkersStartNoMonitor() throws Exception {
-        try (ForagePool pool = ForagePool.builder().threads(1).blockingDetection(0, TimeUnit.MILLISECONDS)
-                .name(Pools.uniqueName()).build(); Occupied held = new Occupied(pool, false)) {
+    void detectionIsOffByDefaultAndThenBusyWorkersStartNoMonitor() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build();
+                Occupied held = new Occupied(pool, false)) {
             assertNull(pool.registry().monitor.thread(), "a monitor thread started with nothing to watch");
             assertFalse(pool.registry().monitor.gate.isRunning());
             // A timer nobody watches is the one thing that starts it then.
@@ -253,7 +254,7 @@ class MonitorTest {
     @Test
     void anIdlePoolEndsItsMonitorAfterTheLinger() throws Exception {
         try (ForagePool pool = ForagePool.builder().threads(2).tune(Tunable.MONITOR_LINGER_MILLIS, 50)
-                .name(Pools.uniqueName()).build()) {
+                .blockingDetection(10, TimeUnit.MILLISECONDS).name(Pools.uniqueName()).build()) {
             CountDownLatch ran = new CountDownLatch(1);
             pool.execute(ran::countDown);
             assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS));
