@@ -43,7 +43,7 @@ public final class ForagePoolBuilder {
     long spinForWorkNanos = -1L;
     Clock clock = Clock.SYSTEM;
     /** Negative: {@link #DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
-    private int maxBlockingThreads = -1;
+    int maxBlockingThreads = -1;
     long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
     /** 0: workers never retire. */
     long keepAliveNanos = DEFAULT_KEEP_ALIVE_NANOS;
@@ -54,7 +54,7 @@ public final class ForagePoolBuilder {
     Tuning tuning = Tuning.DEFAULTS;
     int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
     /** Null: tasks are queued as submitted. */
-    private ForageTaskDecorator taskDecorator;
+    ForageTaskDecorator taskDecorator;
 
     ForagePoolBuilder() {
     }
@@ -314,15 +314,17 @@ public final class ForagePoolBuilder {
      * runs (a {@code Thread.sleep}, a lock, {@code Object.wait}, a foreign {@code future.get()}, a blocking socket
      * read) is counted blocked by the pool's monitor, and a stand-in thread takes its place, within
      * {@link #maxBlockingThreads}, until the job runs again; the stand-in then leaves and retires after
-     * {@link #blockingKeepAlive}. Default 10 ms, or the system property {@code forage.blockedJobMillis}; a whole
-     * number of milliseconds from 1 to 60 000, or 0 to turn detection off (calls marked with
-     * {@link ForagePool#managedBlock} or {@code ForageBlocking} still get their stand-in at once). The monitor
-     * samples busy workers once per threshold, so a blocked job gets its stand-in after one to two thresholds (up
-     * to five after an idle spell); see {@code docs/monitor.md} for what it costs and its false positives.
+     * {@link #blockingKeepAlive}. A whole number of milliseconds from 1 to 60 000 (10 is a good start: calls of a
+     * few milliseconds are left alone), or 0 to turn detection off. Off by default, or as the system property
+     * {@code forage.blockedJobMillis} says: while any worker is busy the monitor then samples once per threshold,
+     * which costs a pool at low load about 15 % more CPU, so a pool whose jobs never block should not pay for it.
+     * Calls marked with {@link ForagePool#managedBlock} or {@code ForageBlocking} get their stand-in at once either
+     * way. A blocked job gets its stand-in after one to two thresholds (up to five after an idle spell); see
+     * {@code docs/monitor.md} for what it costs and its false positives.
      *
      * <pre>{@code
-     * ForagePool pool = ForagePool.builder().blockingDetection(50, TimeUnit.MILLISECONDS).build();
-     * ForagePool strict = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).build(); // off
+     * ForagePool jdbc = ForagePool.builder().blockingDetection(10, TimeUnit.MILLISECONDS).build(); // on
+     * ForagePool compute = ForagePool.builder().build();                                          // off
      * }</pre>
      */
     public ForagePoolBuilder blockingDetection(long time, TimeUnit unit) {

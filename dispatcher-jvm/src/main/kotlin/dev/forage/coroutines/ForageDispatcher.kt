@@ -256,7 +256,11 @@ internal object CommonForage {
     val DISPATCHER: ForageDispatcher = ForageDispatcher(ForagePool.commonPool(), "Dispatchers.Forage", closeable = false)
 }
 
-/** The argument check of every `limitedParallelism` here. */
+/**
+ * The argument check of every `limitedParallelism` here. Synthetic: an internal top-level function is a public
+ * static method of `ForageDispatcherKt` to Java, and this one is no API.
+ */
+@JvmSynthetic
 internal fun checkParallelism(parallelism: Int) {
     require(parallelism >= 1) {
         "limitedParallelism: parallelism must be at least 1, was $parallelism"

@@ -2,9 +2,12 @@ package dev.forage.coroutines
 
 import dev.forage.ForagePool
 import dev.forage.ForagePoolBuilder
+import dev.forage.ForageTaskDecorator
+import dev.forage.SleepProtocol
 import java.lang.reflect.InvocationTargetException
 import java.lang.reflect.Method
 import java.util.concurrent.ThreadFactory
+import java.util.concurrent.TimeUnit
 
 /**
  * A dispatcher over a new private pool, configured by [configure]; closing the dispatcher closes the pool. Every
@@ -37,10 +40,22 @@ public actual fun forageDispatcher(configure: ForageDispatcherBuilder.() -> Unit
  * ```
  */
 public actual class ForageDispatcherBuilder internal constructor() {
-    /** Worker threads, from 1 to [ForagePoolBuilder.MAX_THREADS]; default: available processors. */
+    /**
+     * Worker threads, from 1 to [ForagePoolBuilder.MAX_THREADS]; default: available processors. A dispatcher needs
+     * threads: the Java builder's `singleThreaded()` pool runs jobs only on threads that wait in it, and a
+     * coroutine suspends instead of waiting, so a dispatcher over such a pool would run nothing.
+     */
     public actual var threads: Int = Runtime.getRuntime().availableProcessors()
         set(value) {
-            ForagePool.builder().threads(value)
+            require(value >= 1 && value <= ForagePoolBuilder.MAX_THREADS) {
+                "threads must be between 1 and ${ForagePoolBuilder.MAX_THREADS}, was $value" +
+                    if (value == 0) {
+                        "; a dispatcher needs worker threads (a single-threaded pool runs jobs only on threads " +
+                            "that wait in it, which a suspended coroutine never does)"
+                    } else {
+                        ""
+                    }
+            }
             field = value
         }
 
@@ -91,12 +106,20 @@ public actual class ForageDispatcherBuilder internal constructor() {
      * [ForagePoolBuilder.maxBlockingThreads].
      */
     public var maxBlockingThreads: Int? = null
+        set(value) {
+            value?.let { ForagePool.builder().maxBlockingThreads(it) }
+            field = value
+        }
 
     /**
      * How long a thread that stood in for a blocked worker waits for the next blocking call before it ends;
      * default 60 seconds. See [ForagePoolBuilder.blockingKeepAlive].
      */
     public var blockingKeepAlive: kotlin.time.Duration = kotlin.time.Duration.parse("60s")
+        set(value) {
+            inLargestUnit(value) { time, unit -> ForagePool.builder().blockingKeepAlive(time, unit) }
+            field = value
+        }
 
     /**
      * How long a worker thread stays idle before it ends; default 60 seconds, as `Dispatchers.Default`'s workers.
@@ -116,32 +139,97 @@ public actual class ForageDispatcherBuilder internal constructor() {
 
     /**
      * Blocking calls without `ForageBlocking`: a worker that stays this long in one job without running (a
-     * `Thread.sleep`, a lock, a blocking read) gets a stand-in thread; null (the default) for 10 ms,
-     * [kotlin.time.Duration.ZERO] turns detection off. See [ForagePoolBuilder.blockingDetection].
+     * `Thread.sleep`, a lock, a blocking read) gets a stand-in thread. Whole milliseconds, 10 ms is a good start;
+     * null (the default) leaves it to the system property `forage.blockedJobMillis`, which is 0 (off) unless set:
+     * the monitor's sampling costs a pool at low load CPU. [kotlin.time.Duration.ZERO] turns detection off. See
+     * [ForagePoolBuilder.blockingDetection].
      * ```
-     * forageDispatcher { blockingDetection = 50.milliseconds }
+     * forageDispatcher { blockingDetection = 10.milliseconds }
      * ```
      */
     public var blockingDetection: kotlin.time.Duration? = null
+        set(value) {
+            requireNotNull(value) { "blockingDetection must not be null; leave it unset for the default 10 ms" }
+            inLargestUnit(value) { time, unit -> ForagePool.builder().blockingDetection(time, unit) }
+            field = value
+        }
 
-    internal fun buildPool(): ForagePool {
+    /**
+     * Wraps every task dispatched to the pool (each launch and each resumption), on the dispatching thread,
+     * before it is queued, as Spring's `TaskDecorator` does; its contract: [dev.forage.ForageTaskDecorator];
+     * default: none. It captures the dispatching thread's context, not the coroutine's: for an MDC or a tracing
+     * context that follows a coroutine, use kotlinx's context elements (`MDCContext`, OpenTelemetry's
+     * `asContextElement()`).
+     * ```
+     * forageDispatcher {
+     *     taskDecorator = ForageTaskDecorator { task -> Context.current().wrap(task) } // OpenTelemetry
+     * }
+     * ```
+     */
+    public var taskDecorator: ForageTaskDecorator? = null
+        set(value) {
+            requireNotNull(value) { "taskDecorator must not be null; leave it unset to queue tasks as dispatched" }
+            field = value
+        }
+
+    /**
+     * A job that runs at least this long is reported as a `dev.forage.LongJob` JFR event while a recording enables
+     * it; null (the default) for 100 ms or the system property `forage.jfr.longJobMillis`. A whole number of
+     * milliseconds. See [ForagePoolBuilder.longJobThreshold].
+     * ```
+     * forageDispatcher { name = "requests"; longJobThreshold = 5.milliseconds }
+     * ```
+     */
+    public var longJobThreshold: kotlin.time.Duration? = null
+        set(value) {
+            requireNotNull(value) { "longJobThreshold must not be null; leave it unset for the default 100 ms" }
+            inLargestUnit(value) { time, unit -> ForagePool.builder().longJobThreshold(time, unit) }
+            field = value
+        }
+
+    /**
+     * How idle workers sleep and wake; default [SleepProtocol.JEC], the production protocol. The others are
+     * baselines to measure against. See [ForagePoolBuilder.sleepProtocol].
+     */
+    public var sleepProtocol: SleepProtocol = SleepProtocol.JEC
+
+    internal fun buildPool(): ForagePool = poolBuilder().build()
+
+    /** The Java builder these settings make; tests compare it setting by setting. */
+    internal fun poolBuilder(): ForagePoolBuilder {
         val builder = ForagePool.builder().threads(threads).daemon(daemon)
         maxBlockingThreads?.let { builder.maxBlockingThreads(it) }
-        builder.blockingKeepAlive(blockingKeepAlive.inWholeNanoseconds, java.util.concurrent.TimeUnit.NANOSECONDS)
+        builder.blockingKeepAlive(blockingKeepAlive.inWholeNanoseconds, TimeUnit.NANOSECONDS)
         if (keepAlive == kotlin.time.Duration.INFINITE) {
             builder.keepAliveForever()
         } else {
-            builder.keepAlive(keepAlive.inWholeNanoseconds, java.util.concurrent.TimeUnit.NANOSECONDS)
+            builder.keepAlive(keepAlive.inWholeNanoseconds, TimeUnit.NANOSECONDS)
         }
-        blockingDetection?.let { builder.blockingDetection(it.inWholeMilliseconds, java.util.concurrent.TimeUnit.MILLISECONDS) }
+        blockingDetection?.let { builder.blockingDetection(it.inWholeNanoseconds, TimeUnit.NANOSECONDS) }
+        longJobThreshold?.let { builder.longJobThreshold(it.inWholeNanoseconds, TimeUnit.NANOSECONDS) }
+        taskDecorator?.let { builder.taskDecorator(it) }
+        builder.sleepProtocol(sleepProtocol)
         if (ioWorkers) builder.ioWorkers()
         name?.let { builder.name(it) }
         threadFactory?.let { builder.threadFactory(it) }
         uncaughtExceptionHandler?.let { setUncaughtExceptionHandler(builder, it) }
-        return builder.build()
+        return builder
     }
 
     private companion object {
+        /**
+         * Hands [value] to a Java builder setting in the largest unit that holds it exactly, so that the Java
+         * check (the one owner of each range) reports a refused value as `1500 MICROSECONDS`, not in nanoseconds.
+         */
+        inline fun inLargestUnit(value: kotlin.time.Duration, set: (Long, TimeUnit) -> Unit) {
+            val nanos = value.inWholeNanoseconds
+            when {
+                nanos % 1_000_000L == 0L -> set(nanos / 1_000_000L, TimeUnit.MILLISECONDS)
+                nanos % 1_000L == 0L -> set(nanos / 1_000L, TimeUnit.MICROSECONDS)
+                else -> set(nanos, TimeUnit.NANOSECONDS)
+            }
+        }
+
         /**
          * [ForagePoolBuilder.uncaughtExceptionHandler], called reflectively: Kotlin 2.2 compiling with
          * `-Xjdk-release=1.8` cannot resolve a nested JDK type (`Thread.UncaughtExceptionHandler`) in a signature

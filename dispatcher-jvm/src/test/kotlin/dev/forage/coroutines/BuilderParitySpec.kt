@@ -1,0 +1,100 @@
+package dev.forage.coroutines
+
+import dev.forage.ForageTaskDecorator
+import dev.forage.PoolBuilderView
+import dev.forage.SleepProtocol
+import io.kotest.assertions.throwables.shouldThrow
+import io.kotest.core.spec.style.FunSpec
+import io.kotest.matchers.shouldBe
+import io.kotest.matchers.string.shouldContain
+import io.kotest.matchers.string.shouldNotContain
+import io.kotest.matchers.types.shouldBeSameInstanceAs
+import kotlinx.coroutines.withContext
+import kotlin.time.Duration
+import kotlin.time.Duration.Companion.microseconds
+import kotlin.time.Duration.Companion.milliseconds
+import kotlin.time.Duration.Companion.seconds
+
+/**
+ * `forageDispatcher { }` offers what `ForagePool.builder()` offers: each Kotlin setting reaches the Java builder,
+ * and each bad value is refused when it is set, by the Java builder's own check.
+ */
+class BuilderParitySpec : FunSpec({
+    test("every setting reaches the Java builder") {
+        val decorator = ForageTaskDecorator { it }
+        val handler = Thread.UncaughtExceptionHandler { _, _ -> }
+        val b = ForageDispatcherBuilder().apply {
+            threads = 3
+            name = "parity"
+            daemon = false
+            maxBlockingThreads = 7
+            blockingKeepAlive = 5.seconds
+            keepAlive = 2.seconds
+            blockingDetection = 50.milliseconds
+            longJobThreshold = 5.milliseconds
+            taskDecorator = decorator
+            uncaughtExceptionHandler = handler
+            ioWorkers = true
+            sleepProtocol = SleepProtocol.JEC
+        }
+        val java = PoolBuilderView(b.poolBuilder())
+        java.threads shouldBe 3
+        java.name shouldBe "parity"
+        java.daemon shouldBe false
+        java.maxBlockingThreads shouldBe 7
+        java.blockingKeepAliveNanos shouldBe 5_000_000_000L
+        java.keepAliveNanos shouldBe 2_000_000_000L
+        java.blockedJobMillis shouldBe 50L
+        java.longJobMillis shouldBe 5L
+        java.taskDecorator shouldBeSameInstanceAs decorator
+        java.handler shouldBeSameInstanceAs handler
+        java.ioWorkers shouldBe true
+        PoolBuilderView(ForageDispatcherBuilder().apply { sleepProtocol = SleepProtocol.RAYON_PRE_RFC5 }.poolBuilder())
+            .sleepProtocol shouldBe SleepProtocol.RAYON_PRE_RFC5
+        PoolBuilderView(ForageDispatcherBuilder().apply { blockingDetection = Duration.ZERO }.poolBuilder())
+            .blockedJobMillis shouldBe 0L
+    }
+
+    test("the decorator wraps the dispatches of a coroutine") {
+        val mark = ThreadLocal<String>()
+        forageDispatcher {
+            threads = 2
+            taskDecorator = ForageTaskDecorator { task ->
+                Runnable {
+                    mark.set("decorated")
+                    try {
+                        task.run()
+                    } finally {
+                        mark.remove()
+                    }
+                }
+            }
+        }.use { d ->
+            withWatchdog { withContext(d) { mark.get() } } shouldBe "decorated"
+        }
+    }
+
+    test("bad values are refused when set, with what is allowed") {
+        val b = ForageDispatcherBuilder()
+        shouldThrow<IllegalArgumentException> { b.threads = 0 }.message.let {
+            it shouldContain "threads must be between 1 and"
+            it shouldContain "a dispatcher needs worker threads"
+            it shouldNotContain "singleThreaded()" // the Java builder's advice; the Kotlin builder has no such call
+        }
+        shouldThrow<IllegalArgumentException> { b.maxBlockingThreads = -1 }.message shouldContain
+            "maxBlockingThreads must be between 0 and"
+        shouldThrow<IllegalArgumentException> { b.blockingKeepAlive = 500.microseconds }.message shouldContain
+            "blockingKeepAlive must be at least 1 ms, was 500 MICROSECONDS"
+        shouldThrow<IllegalArgumentException> { b.blockingDetection = 1500.microseconds }.message shouldContain
+            "blockingDetection must be a whole number of milliseconds from 0 (off) to 60000 ms, was 1500 MICROSECONDS"
+        shouldThrow<IllegalArgumentException> { b.blockingDetection = 61.seconds }.message shouldContain
+            "was 61000 MILLISECONDS"
+        shouldThrow<IllegalArgumentException> { b.longJobThreshold = (-1).milliseconds }.message shouldContain
+            "longJobThreshold must be a whole number of milliseconds"
+        shouldThrow<IllegalArgumentException> { b.taskDecorator = null }.message shouldContain "must not be null"
+        // Nothing refused was kept.
+        val java = PoolBuilderView(b.poolBuilder())
+        java.maxBlockingThreads shouldBe -1
+        java.blockedJobMillis shouldBe 0L
+    }
+})
