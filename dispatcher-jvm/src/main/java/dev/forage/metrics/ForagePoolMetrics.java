@@ -87,21 +87,23 @@ public final class ForagePoolMetrics implements MeterBinder {
                 .tags(tags)
                 .register(registry);
         gauge(registry, "threads", "Worker threads", null, null, ForagePool::parallelism);
-        gauge(registry, "workers", "Workers running jobs", "state", "active", p -> p.statistics().activeWorkers());
-        gauge(registry, "workers", "Workers awake but searching for work", "state", "idle",
-                p -> p.statistics().idleWorkers());
-        gauge(registry, "workers", "Workers blocked until woken", "state", "sleeping",
-                p -> p.statistics().sleepingWorkers());
-        gauge(registry, "blocking", "Workers inside blocking sections", "state", "blocked",
-                p -> p.statistics().blockedWorkers());
-        gauge(registry, "blocking", "Threads standing in for blocked workers", "state", "compensating",
-                p -> p.statistics().compensatingThreads());
-        gauge(registry, "blocking", "Stand-ins waiting within their keep-alive", "state", "spare",
-                p -> p.statistics().spareThreads());
-        gauge(registry, "queued", "Jobs queued in the workers' deques", "queue", "deques",
-                p -> p.statistics().dequeQueuedJobs());
-        gauge(registry, "queued", "Jobs queued in the injector (approximate)", "queue", "injector",
-                p -> p.statistics().injectorQueuedJobs());
+        // One help text per meter name, true for every tag value: Prometheus keeps a single HELP line for a
+        // metric family, so a text that describes one state would describe all of them wrongly.
+        String workers = "Workers by state: active (running a job), idle (awake, looking for work), sleeping "
+                + "(parked until work is posted)";
+        gauge(registry, "workers", workers, "state", "active", p -> p.statistics().activeWorkers());
+        gauge(registry, "workers", workers, "state", "idle", p -> p.statistics().idleWorkers());
+        gauge(registry, "workers", workers, "state", "sleeping", p -> p.statistics().sleepingWorkers());
+        String blocking = "Blocking calls by state: blocked (workers in a blocking section or found blocked by the "
+                + "monitor), compensating (threads standing in for them), spare (stand-ins waiting within their "
+                + "keep-alive)";
+        gauge(registry, "blocking", blocking, "state", "blocked", p -> p.statistics().blockedWorkers());
+        gauge(registry, "blocking", blocking, "state", "compensating", p -> p.statistics().compensatingThreads());
+        gauge(registry, "blocking", blocking, "state", "spare", p -> p.statistics().spareThreads());
+        String queued = "Jobs waiting to run, by queue: deques (the workers' own deques) and injector (outside "
+                + "submissions, fired timers and fair re-submissions; approximate)";
+        gauge(registry, "queued", queued, "queue", "deques", p -> p.statistics().dequeQueuedJobs());
+        gauge(registry, "queued", queued, "queue", "injector", p -> p.statistics().injectorQueuedJobs());
     }
 
     /** A gauge of the pool named {@link #PREFIX} + {@code name}, with one more tag unless {@code tagKey} is null. */

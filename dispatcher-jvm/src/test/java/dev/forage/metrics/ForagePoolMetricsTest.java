@@ -13,7 +13,16 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** The Micrometer binder: every meter is there, tagged, and moves with the pool. */
@@ -25,6 +34,43 @@ class ForagePoolMetricsTest {
         assertEquals("forage.pool.wakeups.without.work",
                 ForagePoolMetrics.meterName(PoolCounter.WAKEUPS_WITHOUT_WORK));
         assertEquals("forage.pool.steals", ForagePoolMetrics.meterName(PoolCounter.STEALS));
+    }
+
+    /**
+     * Prometheus keeps one HELP line per metric family, whichever meter of the name registered first: each help
+     * text must therefore be true of every tag value, which here means it names each of them.
+     */
+    @Test
+    void eachPrometheusHelpTextNamesEveryTagValueOfItsFamily() {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        try (ForagePool pool = ForagePool.builder().threads(2).name("metrics-scrape").build()) {
+            new ForagePoolMetrics(pool).bindTo(registry);
+            String scrape = registry.scrape();
+            Map<String, String> help = new HashMap<>();
+            Map<String, Set<String>> values = new TreeMap<>();
+            Pattern helpLine = Pattern.compile("# HELP (\\S+) (.*)");
+            Pattern sample = Pattern.compile("(forage_pool_[a-z_]+)\\{[^}]*\\b(state|queue)=\"([a-z]+)\"");
+            for (String line : scrape.split("\n")) {
+                Matcher h = helpLine.matcher(line);
+                if (h.matches()) {
+                    help.put(h.group(1), h.group(2));
+                }
+                Matcher m = sample.matcher(line);
+                if (m.find()) {
+                    values.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(m.group(3));
+                }
+            }
+            assertEquals(Set.of("forage_pool_workers", "forage_pool_blocking", "forage_pool_queued"), values.keySet(),
+                    "the tagged families in\n" + scrape);
+            for (Map.Entry<String, Set<String>> family : values.entrySet()) {
+                String text = help.get(family.getKey());
+                assertNotNull(text, "no HELP for " + family.getKey());
+                for (String value : family.getValue()) {
+                    assertTrue(text.contains(value + " ("), family.getKey() + "'s help does not say what '" + value
+                            + "' counts: " + text);
+                }
+            }
+        }
     }
 
     @Test
