@@ -60,17 +60,33 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
      * class relays them (see {@link #stage}); package-private so that tests on Java 17+ can cover that path.
      */
     private final boolean java8Stages;
+    /**
+     * The executor of executor-less async stages (the pool, with {@link StageExecutor}'s caller-runs rule after
+     * shutdown): made once with the future that starts a chain and shared by every stage made from it, so that
+     * neither a stage nor {@link #defaultExecutor()} allocates one.
+     */
+    private final StageExecutor stages;
 
     ForageFuture(ForagePool pool) {
         this(pool, false);
     }
 
     ForageFuture(ForagePool pool, boolean java8Stages) {
+        this(new StageExecutor(nonNull(pool)), java8Stages);
+    }
+
+    /** A stage made from a future whose executor is {@code stages}: the chain shares that one object. */
+    private ForageFuture(StageExecutor stages, boolean java8Stages) {
+        this.pool = stages.pool;
+        this.stages = stages;
+        this.java8Stages = java8Stages;
+    }
+
+    private static ForagePool nonNull(ForagePool pool) {
         if (pool == null) {
             throw new NullPointerException("ForageFuture: pool must not be null");
         }
-        this.pool = pool;
-        this.java8Stages = java8Stages;
+        return pool;
     }
 
     /** The pool that runs this future's executor-less async stages and serves its timeouts. */
@@ -85,17 +101,27 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
         if (java8Stages) {
             return new CompletableFuture<>();
         }
-        return new ForageFuture<>(pool, false);
+        return new ForageFuture<>(stages, false);
     }
 
-    /** The pool: the JDK (9+) runs executor-less async methods it has and this class does not override here. */
+    /**
+     * The executor of this future's executor-less async stages, which the JDK (9+) also uses for the async methods
+     * this class does not override: it runs each stage on {@link #pool()}, except that a stage triggered on one of
+     * the pool's workers after shutdown runs on that worker, so that work the pool accepted still completes. Not the
+     * pool object itself, and not a new object per call: one executor for this future and every stage made from it.
+     *
+     * <pre>{@code
+     * ForageFuture<Page> page = ForageFutures.supplyAsync(this::fetch, pool);
+     * page.defaultExecutor() == page.thenApplyAsync(Page::title).defaultExecutor();  // true
+     * }</pre>
+     */
     public Executor defaultExecutor() {
-        return stages();
+        return stages;
     }
 
-    /** The executor of this future's executor-less async stages: the pool, as {@link StageExecutor} sees it. */
+    /** The executor of this future's executor-less async stages (see {@link #defaultExecutor()}). */
     private Executor stages() {
-        return new StageExecutor(pool);
+        return stages;
     }
 
     /**
@@ -110,7 +136,7 @@ public final class ForageFuture<T> extends ForageFutureBase<T> {
         if (source instanceof ForageFuture) {
             return (ForageFuture<U>) source;
         }
-        final ForageFuture<U> relay = new ForageFuture<>(pool, java8Stages);
+        final ForageFuture<U> relay = new ForageFuture<>(stages, java8Stages);
         source.whenComplete((value, error) -> {
             if (error == null) {
                 relay.complete(value);

@@ -14,7 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
  * refusal stands, as for every outside submission.
  */
 final class StageExecutor implements Executor {
-    private final ForagePool pool;
+    final ForagePool pool;
 
     StageExecutor(ForagePool pool) {
         this.pool = pool;

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -69,6 +70,23 @@ class ForageFuturesTest {
         ForageFuture<ForagePool> f = ForageFutures.newFuture(pool);
         f.completeAsync(ForagePool::current);
         assertSame(pool, f.join());
+    }
+
+    @Test
+    void aChainSharesOneDefaultExecutorThatRunsOnThePool() throws Exception {
+        ForageFuture<Integer> root = ForageFutures.supplyAsync(() -> 1, pool);
+        Executor executor = root.defaultExecutor();
+        assertSame(executor, root.defaultExecutor(), "a new executor per call");
+        ForageFuture<Integer> next = root.thenApplyAsync(x -> x + 1);
+        assertSame(executor, next.defaultExecutor(), "a dependent stage made its own executor");
+        assertSame(executor, next.thenCompose(x -> root).defaultExecutor());
+        assertEquals(2, next.join());
+        CompletableFuture<ForagePool> ranOn = new CompletableFuture<>();
+        executor.execute(() -> ranOn.complete(ForagePool.current()));
+        assertSame(pool, ranOn.get(10, TimeUnit.SECONDS));
+        // Java 8's relayed stages share it as well.
+        ForageFuture<Integer> java8 = new ForageFuture<>(pool, true);
+        assertSame(java8.defaultExecutor(), java8.thenApply(x -> x).defaultExecutor());
     }
 
     @Test
