@@ -17,12 +17,14 @@ final class ExtraMain extends LaunchedMain {
         worker.busyStarts();
         worker.registry.monitor.workerBusy();
         try {
+            runner.hooks.started();
             if (runner.compensation.runExtra(slot)) {
                 runner.ending.drain(worker);
                 worker.busyEnds();
             }
         } finally {
-            Worker.unbind(previous);
+            Worker.unbind(previous); // the slot may have a new thread already: the hook submits from outside
+            runner.hooks.stopping();
             runner.ending.threadExited();
         }
     }

@@ -55,6 +55,9 @@ public final class ForagePoolBuilder {
     int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
     /** Null: tasks are queued as submitted. */
     ForageTaskDecorator taskDecorator;
+    /** Null: none. */
+    ForageThreadHook onThreadStart;
+    ForageThreadHook onThreadStop;
 
     ForagePoolBuilder() {
     }
@@ -260,6 +263,39 @@ public final class ForagePoolBuilder {
                     + "as they are submitted (do not call taskDecorator)");
         }
         this.taskDecorator = decorator;
+        return this;
+    }
+
+    /**
+     * Runs on each thread of the pool as it starts, before its first job: every worker thread (again when a worker
+     * that retired gets a new one) and every stand-in of a blocking section. See {@link ForageThreadHook}.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().onThreadStart(t -> ThreadLocals.setUp()).build();
+     * }</pre>
+     */
+    public ForagePoolBuilder onThreadStart(ForageThreadHook hook) {
+        if (hook == null) {
+            throw new NullPointerException("onThreadStart: hook must not be null; a pool without one runs none");
+        }
+        this.onThreadStart = hook;
+        return this;
+    }
+
+    /**
+     * Runs on each thread of the pool as it ends, after its last job and before the pool counts it ended, so that
+     * {@code awaitTermination} returning true means the threads that ran at shutdown ran theirs. See
+     * {@link ForageThreadHook}.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().onThreadStop(t -> ThreadLocals.tearDown()).build();
+     * }</pre>
+     */
+    public ForagePoolBuilder onThreadStop(ForageThreadHook hook) {
+        if (hook == null) {
+            throw new NullPointerException("onThreadStop: hook must not be null; a pool without one runs none");
+        }
+        this.onThreadStop = hook;
         return this;
     }
 

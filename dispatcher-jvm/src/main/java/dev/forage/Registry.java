@@ -97,7 +97,7 @@ final class Registry implements PoolProbe, LatchWaker {
             this.pendingJobs = callers;
         } else {
             this.runner = new ThreadedRunner(this, threads, settings.threadFactory, settings.daemon, extra,
-                    settings.blockingKeepAliveNanos, settings.keepAliveNanos);
+                    settings.blockingKeepAliveNanos, settings.keepAliveNanos, new ThreadHooks(this, settings));
             this.pendingJobs = new PendingJobs.RunByWorkers(name, threads);
         }
         this.workers = new Worker[parkers.length];

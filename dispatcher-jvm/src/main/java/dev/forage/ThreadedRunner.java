@@ -34,6 +34,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private final long workerKeepAliveNanos;
     /** Package-private for {@link ExtraMain}. */
     Compensation compensation;
+    /** Each thread's start and stop hooks; package-private for {@link ExtraMain}. */
+    final ThreadHooks hooks;
     /** How the threads end after shutdown, and which one is the last. */
     final ThreadedShutdown ending;
     /**
@@ -43,8 +45,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private final List<Thread> extraThreads = new ArrayList<>();
 
     ThreadedRunner(Registry registry, int coreWorkers, ThreadFactory factory, boolean daemon, int extraSlots,
-            long keepAliveNanos, long workerKeepAliveNanos) {
+            long keepAliveNanos, long workerKeepAliveNanos, ThreadHooks hooks) {
         this.registry = registry;
+        this.hooks = hooks;
         this.workerKeepAliveNanos = workerKeepAliveNanos;
         this.retirement = new Retirement(coreWorkers);
         this.ending = new ThreadedShutdown(registry);
@@ -401,6 +404,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             Worker previous = Worker.bind(worker);
             worker.busyStarts();
             runner.registry.monitor.workerBusy();
+            runner.hooks.started();
             worker.retireAfterNanos = runner.registry.io.workersMayRetire() ? runner.workerKeepAliveNanos : 0L;
             boolean retired = false;
             try {
@@ -418,7 +422,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
                 runner.ending.drainAndRetire(worker);
                 worker.busyEnds();
             } finally {
+                // Unbound first: a retired worker may have a new thread already, the only one that may push on
+                // its deque, so what the hook submits goes in from outside.
                 Worker.unbind(previous);
+                runner.hooks.stopping();
                 if (!retired) {
                     runner.ending.coreThreadExited();
                 }

@@ -20,6 +20,8 @@ internal class PoolBuilderView(private val b: ForagePoolBuilder) {
     val sleepProtocol: SleepProtocol get() = b.sleepProtocol
     val taskDecorator: ForageTaskDecorator? get() = b.taskDecorator
     val handler: Thread.UncaughtExceptionHandler? get() = b.handler
+    val onThreadStart: ForageThreadHook? get() = b.onThreadStart
+    val onThreadStop: ForageThreadHook? get() = b.onThreadStop
     val longJobMillis: Long get() = b.tuning.get(Tunable.JFR_LONG_JOB_MILLIS)
     val blockedJobMillis: Long get() = b.tuning.get(Tunable.BLOCKED_JOB_MILLIS)
 }

@@ -3,6 +3,7 @@ package dev.forage.coroutines
 import dev.forage.ForagePool
 import dev.forage.ForagePoolBuilder
 import dev.forage.ForageTaskDecorator
+import dev.forage.ForageThreadHook
 import dev.forage.SleepProtocol
 import java.lang.reflect.InvocationTargetException
 import java.lang.reflect.Method
@@ -188,6 +189,29 @@ public actual class ForageDispatcherBuilder internal constructor() {
         }
 
     /**
+     * Runs on each thread of the pool as it starts, before its first job (workers, again after a retirement, and
+     * stand-ins of blocking sections); default: nothing. See [dev.forage.ForageThreadHook].
+     * ```
+     * forageDispatcher { onThreadStart = { thread -> Tracing.attach(thread.name) } }
+     * ```
+     */
+    public var onThreadStart: ((Thread) -> Unit)? = null
+        set(value) {
+            requireNotNull(value) { "onThreadStart must not be null; leave it unset to run nothing" }
+            field = value
+        }
+
+    /**
+     * Runs on each thread of the pool as it ends, after its last job and before the pool counts it ended; default:
+     * nothing. See [dev.forage.ForageThreadHook].
+     */
+    public var onThreadStop: ((Thread) -> Unit)? = null
+        set(value) {
+            requireNotNull(value) { "onThreadStop must not be null; leave it unset to run nothing" }
+            field = value
+        }
+
+    /**
      * How idle workers sleep and wake; default [SleepProtocol.JEC], the production protocol. The others are
      * baselines to measure against. See [ForagePoolBuilder.sleepProtocol].
      */
@@ -208,6 +232,8 @@ public actual class ForageDispatcherBuilder internal constructor() {
         blockingDetection?.let { builder.blockingDetection(it.inWholeNanoseconds, TimeUnit.NANOSECONDS) }
         longJobThreshold?.let { builder.longJobThreshold(it.inWholeNanoseconds, TimeUnit.NANOSECONDS) }
         taskDecorator?.let { builder.taskDecorator(it) }
+        onThreadStart?.let { hook -> builder.onThreadStart(ForageThreadHook { hook(it) }) }
+        onThreadStop?.let { hook -> builder.onThreadStop(ForageThreadHook { hook(it) }) }
         builder.sleepProtocol(sleepProtocol)
         if (ioWorkers) builder.ioWorkers()
         name?.let { builder.name(it) }

@@ -49,6 +49,11 @@ class BuilderParitySpec : FunSpec({
         java.taskDecorator shouldBeSameInstanceAs decorator
         java.handler shouldBeSameInstanceAs handler
         java.ioWorkers shouldBe true
+        val started = mutableListOf<Thread>()
+        val hooked = PoolBuilderView(ForageDispatcherBuilder().apply { onThreadStart = { started += it } }.poolBuilder())
+        hooked.onThreadStart!!.run(Thread.currentThread())
+        started shouldBe listOf(Thread.currentThread())
+        hooked.onThreadStop shouldBe null
         PoolBuilderView(ForageDispatcherBuilder().apply { sleepProtocol = SleepProtocol.RAYON_PRE_RFC5 }.poolBuilder())
             .sleepProtocol shouldBe SleepProtocol.RAYON_PRE_RFC5
         PoolBuilderView(ForageDispatcherBuilder().apply { blockingDetection = Duration.ZERO }.poolBuilder())
