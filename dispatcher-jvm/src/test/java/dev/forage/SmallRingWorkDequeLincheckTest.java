@@ -11,6 +11,6 @@ package dev.forage;
 public class SmallRingWorkDequeLincheckTest extends WorkDequeLincheckTest {
     @Override
     protected WorkDeque newDeque() {
-        return new WorkDeque(4, 2);
+        return new WorkDeque(4, 2, WorkDeque.DEFAULT_CAPACITY);
     }
 }
