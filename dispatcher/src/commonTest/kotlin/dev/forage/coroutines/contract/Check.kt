@@ -16,20 +16,10 @@ fun checkTrue(condition: Boolean, what: String) {
     if (!condition) fail(what)
 }
 
-/** Runs [block] and returns what it threw, which must be a [T]. */
+/**
+ * Runs [block] and returns what it threw, which must be a [T]. Inline, so [block] may suspend where the caller can.
+ */
 inline fun <reified T : Throwable> checkThrows(what: String, block: () -> Unit): T {
-    val thrown = try {
-        block()
-        null
-    } catch (t: Throwable) {
-        t
-    }
-    if (thrown is T) return thrown
-    throw ContractFailure("$what: expected ${T::class.simpleName}, ${if (thrown == null) "nothing" else "got $thrown"} was thrown", thrown)
-}
-
-/** The suspending form of [checkThrows]. */
-suspend inline fun <reified T : Throwable> checkThrowsSuspending(what: String, crossinline block: suspend () -> Unit): T {
     val thrown = try {
         block()
         null

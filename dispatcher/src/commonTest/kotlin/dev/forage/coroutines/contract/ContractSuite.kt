@@ -107,7 +107,7 @@ fun contractCases(): List<ContractCase> = listOf(
     ContractCase("withTimeout on the pool cancels a block that runs too long and returns a quick one's result") {
         onPrivatePool { d ->
             withContext(d) {
-                checkThrowsSuspending<TimeoutCancellationException>("withTimeout(20) around delay(60 s)") {
+                checkThrows<TimeoutCancellationException>("withTimeout(20) around delay(60 s)") {
                     withTimeout(20) { delay(60_000) }
                 }
                 checkEquals(42, withTimeout(30.seconds) { 42 }, "result within the timeout")
@@ -167,7 +167,7 @@ fun contractCases(): List<ContractCase> = listOf(
         late.join()
         checkTrue(late.isCancelled, "a coroutine launched after close is cancelled")
         val join = CoroutineScope(Job()).async { d.pool.awaitJoin({ 1 }, { 2 }) }
-        checkThrowsSuspending<CancellationException>("awaitJoin on a closed pool") { join.await() }
+        checkThrows<CancellationException>("awaitJoin on a closed pool") { join.await() }
         checkTrue(join.isCancelled, "the caller of awaitJoin on a closed pool is cancelled")
     },
     ContractCase("awaitJoin returns both results, from outside the pool and from inside") {
@@ -180,12 +180,12 @@ fun contractCases(): List<ContractCase> = listOf(
     ContractCase("awaitJoin rethrows a half's failure after both halves ran, the other's suppressed") {
         onPrivatePool { d ->
             val bRan = AtomicBoolean(false)
-            val e = checkThrowsSuspending<IllegalStateException>("awaitJoin with a failing half") {
+            val e = checkThrows<IllegalStateException>("awaitJoin with a failing half") {
                 d.pool.awaitJoin({ throw IllegalStateException("a failed") }, { bRan.store(true) })
             }
             checkEquals("a failed", e.message, "the failure of a")
             checkTrue(bRan.load(), "b ran although a failed")
-            val both = checkThrowsSuspending<IllegalStateException>("awaitJoin with two failing halves") {
+            val both = checkThrows<IllegalStateException>("awaitJoin with two failing halves") {
                 d.pool.awaitJoin({ throw IllegalStateException("a") }, { throw IllegalArgumentException("b") })
             }
             checkEquals("a", both.message, "a's failure is thrown")
@@ -209,7 +209,7 @@ fun contractCases(): List<ContractCase> = listOf(
     ContractCase("awaitScope rethrows the first failure after every job ran; siblings are not cancelled") {
         onPrivatePool { d ->
             val ran = AtomicInt(0)
-            val e = checkThrowsSuspending<IllegalStateException>("awaitScope with a failing job") {
+            val e = checkThrows<IllegalStateException>("awaitScope with a failing job") {
                 d.pool.awaitScope { s ->
                     s.spawn { throw IllegalStateException("job failed") }
                     for (i in 0 until 10) s.spawn { ran.incrementAndFetch() }
