@@ -427,34 +427,14 @@ public final class ForagePool implements Executor, AutoCloseable {
         }
         Worker w = registry.currentWorker();
         if (w != null) {
-            return scopeOnWorker(w, body);
+            return ScopeRun.onWorker(w, body);
         }
         return outside(body, new Runner.WorkerOp<T>() {
             @Override
             public T run(Worker worker) {
-                return scopeOnWorker(worker, body);
+                return ScopeRun.onWorker(worker, body);
             }
         });
-    }
-
-    private <T> T scopeOnWorker(Worker w, ScopeBody<T> body) {
-        SpinLatch done = new SpinLatch(registry, w.index);
-        CountLatch count = new CountLatch(done);
-        Scope scope = new Scope(registry, count);
-        long floor = w.deque.floorForNewJobs(); // the jobs the body spawns on this deque sit here and above
-        T result = null;
-        try {
-            result = body.run(scope);
-        } catch (Throwable t) {
-            scope.recordFailure(t);
-        }
-        count.set(); // the body's own count
-        w.waitUntil(done, Worker.NO_DEADLINE, floor);
-        Throwable failure = scope.failure();
-        if (failure != null) {
-            throw Sneaky.rethrow(failure);
-        }
-        return result;
     }
 
     /**
