@@ -50,8 +50,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <h2>Idle threads and queue capacity</h2>
  * A worker thread idle for the {@linkplain ForagePoolBuilder#keepAlive keep-alive} (60 seconds) ends, and the
- * next job starts it again, so an idle pool holds no threads. Each worker's deque and the injector hold at most
- * 2^22 jobs; a submission to a full queue throws {@link RejectedExecutionException} ("queue capacity exceeded").
+ * next job starts it again, so an idle pool holds no threads. The pool's queue holds at most
+ * {@linkplain ForagePoolBuilder#queueCapacity its capacity} (2^22 jobs unless you choose fewer); a submission to a
+ * full queue throws {@link RejectedExecutionException} ("queue capacity exceeded"), or, from outside the pool
+ * under {@link QueueFullPolicy#CALLER_RUNS}, runs on its caller.
  *
  * <h2>Single-threaded pools</h2>
  * A pool built with {@link ForagePoolBuilder#singleThreaded()} has no worker threads (marl's single-threaded
@@ -218,6 +220,16 @@ public final class ForagePool implements Executor, AutoCloseable {
         return registry.runner.threads();
     }
 
+    /** The most jobs that wait in the pool's queue ({@link ForagePoolBuilder#queueCapacity}). */
+    public int queueCapacity() {
+        return registry.queueBound.injectorCapacity;
+    }
+
+    /** What a submission from outside the pool does when the queue is full ({@link ForagePoolBuilder#whenQueueFull}). */
+    public QueueFullPolicy queueFullPolicy() {
+        return registry.queueBound.policy;
+    }
+
     /** True for a pool without threads, whose jobs run on the threads that wait in it. */
     public boolean isSingleThreaded() {
         return registry.runner.threads() == 0;
@@ -286,10 +298,13 @@ public final class ForagePool implements Executor, AutoCloseable {
     /**
      * Runs {@code job} on the pool. Called on one of this pool's workers, the job goes to that worker's next slot,
      * which it takes next, or, when a job already waits there, on its own deque (LIFO); other workers can steal it
-     * either way. From any other thread, the job goes to the pool's injector (FIFO). Never runs it inline.
+     * either way. From any other thread, the job goes to the pool's injector (FIFO). Never runs it inline, but for
+     * one case: from outside the pool, when the queue is full ({@link ForagePoolBuilder#queueCapacity}) and the
+     * pool was built with {@link QueueFullPolicy#CALLER_RUNS}, the calling thread runs it before this returns.
      *
      * @throws NullPointerException if {@code job} is null
-     * @throws RejectedExecutionException if called from outside the pool after shutdown
+     * @throws RejectedExecutionException if called from outside the pool after shutdown, or when the queue is full
+     *     (the message names the pool and the queue) and the policy is {@link QueueFullPolicy#REJECT}
      */
     @Override
     public void execute(Runnable job) {
@@ -322,7 +337,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * }</pre>
      *
      * @throws NullPointerException if {@code job} is null
-     * @throws RejectedExecutionException if called from outside the pool after shutdown
+     * @throws RejectedExecutionException if called from outside the pool after shutdown, or when the queue is full,
+     *     whatever the {@link QueueFullPolicy} (running the job at once would put it ahead of every queued job)
      */
     public void executeFair(Runnable job) {
         if (job == null) {

@@ -30,6 +30,8 @@ public final class ForagePoolBuilder {
      * kotlinx.coroutines' {@code Dispatchers.IO}.
      */
     public static final int DEFAULT_MAX_BLOCKING_THREADS = 64;
+    /** The default and largest {@link #queueCapacity}, 2^22 jobs ({@code docs/lifecycle.md} says why). */
+    public static final int MAX_QUEUE_CAPACITY = WorkDeque.DEFAULT_CAPACITY;
 
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
 
@@ -52,7 +54,8 @@ public final class ForagePoolBuilder {
     static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
     /** The pool's tunables: the defaults, or what {@link #tune} and {@link #longJobThreshold} set. */
     Tuning tuning = Tuning.DEFAULTS;
-    int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
+    int queueCapacity = MAX_QUEUE_CAPACITY;
+    QueueFullPolicy queueFullPolicy = QueueFullPolicy.REJECT;
     /** Null: tasks are queued as submitted. */
     ForageTaskDecorator taskDecorator;
     /** Null: none. */
@@ -391,12 +394,32 @@ public final class ForagePoolBuilder {
         return this;
     }
 
-    /** For tests: the capacity of each queue ({@link WorkDeque#DEFAULT_CAPACITY}), a power of two from 64. */
-    ForagePoolBuilder queueCapacity(int jobs) {
-        if (jobs < 64 || Integer.bitCount(jobs) != 1) {
-            throw new IllegalArgumentException("queueCapacity must be a power of two from 64, was " + jobs);
+    /**
+     * The most jobs that wait in the pool's queue for a worker, from 1 to 2^22 ({@value #MAX_QUEUE_CAPACITY}, the
+     * default): the backlog you accept, as for a {@code ThreadPoolExecutor}'s bounded queue, before a submission
+     * from outside is refused or run by its caller ({@link #whenQueueFull}). Each worker's deque (the jobs its
+     * running jobs fork) holds the bound rounded up to a power of two, at least 64. {@code docs/lifecycle.md},
+     * "Queue capacity", says how exact the bound is. For example {@code builder.queueCapacity(1_000)}.
+     *
+     * @throws IllegalArgumentException if {@code jobs} is less than 1 or more than 2^22
+     */
+    public ForagePoolBuilder queueCapacity(int jobs) {
+        this.queueCapacity = QueueBound.checkedCapacity(jobs);
+        return this;
+    }
+
+    /**
+     * What a submission from outside the pool does when the queue is full: {@link QueueFullPolicy#REJECT}, the
+     * default, or {@link QueueFullPolicy#CALLER_RUNS}, whose page has an example and says which submissions it
+     * covers. For example {@code builder.queueCapacity(10_000).whenQueueFull(QueueFullPolicy.CALLER_RUNS)}.
+     *
+     * @throws NullPointerException if {@code policy} is null
+     */
+    public ForagePoolBuilder whenQueueFull(QueueFullPolicy policy) {
+        if (policy == null) {
+            throw new NullPointerException("whenQueueFull: policy must not be null; allowed: [REJECT, CALLER_RUNS]");
         }
-        this.queueCapacity = jobs;
+        this.queueFullPolicy = policy;
         return this;
     }
 

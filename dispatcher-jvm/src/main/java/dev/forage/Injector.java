@@ -32,9 +32,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * is seen: the tail read is at least past it, and the head read before it cannot be past it.
  *
  * <p>Capacity. A submission ({@link #pushFromOutside}, {@link #pushBounded}) is refused with {@link #FULL} once
- * about {@code capacity} jobs wait. The check is made only by the producer that takes a block's last slot, before
- * it allocates the next block: it reads the consumers' head index once per block instead of on every push, and
- * the queue holds at most one block more than its capacity. The pool's own pushes ({@link #push}: due timers,
+ * {@code capacity} jobs wait. At the default capacity, a bound against runaway producers, the check is made only
+ * by the producer that takes a block's last slot, before it allocates the next block: it reads the consumers' head
+ * index once per block instead of on every push, and the queue holds at most one block more than its capacity. A
+ * smaller capacity is a bound the user chose ({@link QueueBound}): every submission checks it, and concurrent
+ * producers that all read the count below it overshoot it by at most one job each. The pool's own pushes ({@link #push}: due timers,
  * a job handed in from another pool) are never refused, since nobody could be told.
  *
  * <p>Unlike crossbeam, blocks are never freed by hand: once both indices have moved past a block nothing refers
@@ -66,6 +68,8 @@ final class Injector extends InjectorTail {
 
     private final int lastOffset;
     private final long capacity;
+    /** A bound the user chose, below the default: checked on every bounded push instead of once per block. */
+    private final boolean checkEveryPush;
 
     public Injector() {
         this(DEFAULT_BLOCK_SIZE, DEFAULT_CAPACITY);
@@ -86,6 +90,7 @@ final class Injector extends InjectorTail {
         }
         this.lastOffset = blockSize - 1;
         this.capacity = capacity;
+        this.checkEveryPush = capacity < DEFAULT_CAPACITY;
         Block first = new Block(lastOffset);
         headBlock = first;
         tailBlock = first;
@@ -138,10 +143,11 @@ final class Injector extends InjectorTail {
                 block = tailBlock;
                 continue;
             }
-            if (offset + 1 == lastOffset && next == null) {
-                if (bounded && jobsBetween(headIndex, tail) >= capacity) {
-                    return FULL; // once per block: see "Capacity" in the class comment
-                }
+            boolean lastSlot = offset + 1 == lastOffset && next == null;
+            if (bounded && (lastSlot || checkEveryPush) && jobsBetween(headIndex, tail) >= capacity) {
+                return FULL; // see "Capacity" in the class comment
+            }
+            if (lastSlot) {
                 // Allocate before claiming, so nothing can fail between the claim and the publication.
                 next = new Block(lastOffset);
             }

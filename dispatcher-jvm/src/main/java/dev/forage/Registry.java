@@ -55,8 +55,7 @@ final class Registry implements PoolProbe, LatchWaker {
     /** The public face, for {@link ForagePool#current()}. */
     ForagePool pool;
 
-    /** The most jobs a worker's deque or the injector holds before a submission is refused. */
-    final int queueCapacity;
+    final QueueBound queueBound; // how many jobs the queues hold, and what a full one does
     /** This pool's tunables; its parts copy what they read when they are made. */
     final Tuning tuning;
     /** Whether a worker pauses after leaving a lone job beside a producer ({@link SleepProtocol}'s choice). */
@@ -70,8 +69,8 @@ final class Registry implements PoolProbe, LatchWaker {
         boolean ioWorkers = settings.ioWorkers;
         this.tuning = settings.tuning.checked();
         this.pausesBesideProducers = settings.sleepProtocol.pausesBesideProducers();
-        this.queueCapacity = settings.queueCapacity;
-        this.injector = new Injector(Injector.DEFAULT_BLOCK_SIZE, queueCapacity);
+        this.queueBound = new QueueBound(settings.queueCapacity, settings.queueFullPolicy);
+        this.injector = new Injector(Injector.DEFAULT_BLOCK_SIZE, queueBound.injectorCapacity);
         this.name = name;
         this.clock = clock;
         this.handler = handler;
@@ -170,7 +169,9 @@ final class Registry implements PoolProbe, LatchWaker {
     void execute(Runnable job) {
         Worker w = currentWorker();
         if (w == null) {
-            injectFromOutside(job);
+            if (!tryInjectFromOutside(job)) {
+                queueBound.refusedFromOutside(this, job);
+            }
             return;
         }
         refuseAfterShutdown(w, job);
@@ -225,19 +226,27 @@ final class Registry implements PoolProbe, LatchWaker {
         }
     }
 
+    private void injectFromOutside(Runnable job) {
+        if (!tryInjectFromOutside(job)) {
+            throw QueueBound.full(name, job, "the injector", injector.capacity());
+        }
+    }
+
     /**
      * From a thread that is not one of our workers: a push that the closed injector refuses after shutdown
-     * ({@link Lifecycle}, "Admission"). A live worker of ours drains the injector before it retires, so its own
-     * pushes are never refused.
+     * ({@link Lifecycle}, "Admission"); false if the injector is full ({@link QueueBound}). A live worker of ours
+     * drains the injector before it retires, so its own pushes are never refused.
      */
-    private void injectFromOutside(Runnable job) {
+    private boolean tryInjectFromOutside(Runnable job) {
         int pushed = injector.pushFromOutside(job);
-        if (pushed < 0) {
-            throw pushed == Injector.REJECTED ? lifecycle.rejected(job) : queueFull(job, "the injector",
-                    injector.capacity());
+        if (pushed == Injector.REJECTED) {
+            throw lifecycle.rejected(job);
+        } else if (pushed == Injector.FULL) {
+            return false;
         }
         // I1 done (the push's claim CAS); I2/I3 happen inside newInjectedJobs (docs/sleep.md).
         newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
+        return true;
     }
 
     private void pushInjected(Runnable job) {
@@ -250,7 +259,7 @@ final class Registry implements PoolProbe, LatchWaker {
     void submitInjected(Runnable job) {
         int pushed = injector.pushBounded(job);
         if (pushed == Injector.FULL) {
-            throw queueFull(job, "the injector", injector.capacity());
+            throw QueueBound.full(name, job, "the injector", injector.capacity());
         }
         newInjectedJobs(1, pushed == Injector.QUEUED_TO_EMPTY);
     }
@@ -274,14 +283,6 @@ final class Registry implements PoolProbe, LatchWaker {
         if (runner.anyRetired()) {
             runner.restartRetired();
         }
-    }
-
-    /** The exception for a submission that a full queue refused ({@code ForkJoinPool}: "Queue capacity exceeded"). */
-    RejectedExecutionException queueFull(Object job, String queue, long capacity) {
-        return new RejectedExecutionException("pool " + name + ": queue capacity exceeded (" + queue + " holds "
-                + capacity + " jobs); rejected " + job + ". Jobs are submitted faster than the pool runs them, "
-                + "without end: bound the producer (wait for what it submitted, a semaphore, a limitedParallelism "
-                + "view) rather than queueing without limit");
     }
 
     // Socket readiness.
@@ -429,9 +430,8 @@ final class Registry implements PoolProbe, LatchWaker {
         if (!injector.isEmpty()) {
             return true;
         }
-        Worker[] all = workers;
         for (int i = 0, n = slotsInUse; i < n; i++) {
-            if (!all[i].deque.isEmpty()) {
+            if (!workers[i].deque.isEmpty()) {
                 return true;
             }
         }

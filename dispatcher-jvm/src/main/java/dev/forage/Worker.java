@@ -65,7 +65,7 @@ final class Worker extends WorkerPad1 {
         this.registry = registry;
         this.index = index;
         this.parker = parker;
-        this.deque = new WorkDeque(registry.queueCapacity);
+        this.deque = new WorkDeque(registry.queueBound.dequeCapacity);
         this.io = registry.io;
         Tuning tuning = registry.tuning;
         // Without IO workers there is no selector to look at: the countdown practically never reaches the empty poll.
@@ -241,7 +241,7 @@ final class Worker extends WorkerPad1 {
         try {
             wasEmpty = toNextSlot ? deque.pushNext(job) : deque.push(job);
         } catch (RejectedExecutionException e) {
-            throw registry.queueFull(job, "worker " + index + "'s deque", deque.capacity());
+            throw QueueBound.full(registry.name, job, "worker " + index + "'s deque", deque.capacity());
         }
         registry.newInternalJobs(1, wasEmpty);
     }

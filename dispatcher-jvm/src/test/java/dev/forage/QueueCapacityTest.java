@@ -119,9 +119,131 @@ class QueueCapacityTest {
     }
 
     @Test
-    void theCapacityIsAPowerOfTwoFrom64() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> ForagePool.builder().queueCapacity(100));
-        assertTrue(e.getMessage().contains("power of two"), e.getMessage());
+    void theCapacityIsFromOneTo2To22AndThePolicyIsNeverNull() {
+        for (int bad : new int[] {0, -1, ForagePoolBuilder.MAX_QUEUE_CAPACITY + 1}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ForagePool.builder().queueCapacity(bad));
+            assertEquals("queueCapacity must be from 1 to 4194304 (2^22) jobs, was " + bad, e.getMessage());
+        }
+        NullPointerException e = assertThrows(NullPointerException.class,
+                () -> ForagePool.builder().whenQueueFull(null));
+        assertTrue(e.getMessage().contains("allowed: [REJECT, CALLER_RUNS]"), e.getMessage());
+        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build()) {
+            assertEquals(ForagePoolBuilder.MAX_QUEUE_CAPACITY, pool.queueCapacity());
+            assertEquals(QueueFullPolicy.REJECT, pool.queueFullPolicy());
+        }
+    }
+
+    @ParameterizedTest(name = "bound {0}: deque {1}")
+    @CsvSource({"1, 64", "64, 64", "65, 128", "1000, 1024", "4194304, 4194304"})
+    void aWorkersDequeHoldsTheBoundRoundedUpToAPowerOfTwoFrom64(int jobs, int deque) {
+        QueueBound bound = new QueueBound(jobs, QueueFullPolicy.REJECT);
+        assertEquals(jobs, bound.injectorCapacity);
+        assertEquals(deque, bound.dequeCapacity);
+    }
+
+    @Test
+    void aChosenBoundHoldsExactlyForOneSubmitter() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(10).name(Pools.uniqueName()).build();
+                Held held = new Held(pool)) {
+            int accepted = 0;
+            RejectedExecutionException e = null;
+            while (e == null && accepted <= 10) {
+                try {
+                    pool.execute(() -> { });
+                    accepted++;
+                } catch (RejectedExecutionException refused) {
+                    e = refused;
+                }
+            }
+            assertEquals(10, accepted, "one submitter meets the bound it chose, not a block later");
+            assertTrue(e.getMessage().contains("the injector holds 10 jobs"), e.getMessage());
+            assertTrue(e.getMessage().contains("whenQueueFull(QueueFullPolicy.CALLER_RUNS)"), e.getMessage());
+        }
+    }
+
+    @Test
+    void underCallerRunsAFullQueueRunsTheOutsideJobOnItsCallerDecoratedAndItsFailureGoesToTheHandler()
+            throws Exception {
+        List<Throwable> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger decorated = new java.util.concurrent.atomic.AtomicInteger();
+        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(2)
+                .whenQueueFull(QueueFullPolicy.CALLER_RUNS)
+                .taskDecorator(task -> {
+                    decorated.incrementAndGet();
+                    return task;
+                })
+                .uncaughtExceptionHandler((t, error) -> handled.add(error))
+                .name(Pools.uniqueName()).build();
+                Held held = new Held(pool)) {
+            List<Thread> ranOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                pool.execute(() -> ranOn.add(Thread.currentThread()));
+            }
+            assertTrue(ranOn.isEmpty(), "the first two wait in the queue");
+            pool.execute(() -> ranOn.add(Thread.currentThread()));
+            assertEquals(Arrays.asList(Thread.currentThread()), ranOn, "the third ran here, before execute returned");
+            IllegalStateException boom = new IllegalStateException("boom");
+            pool.execute(() -> {
+                throw boom;
+            }); // not thrown here: to the handler, as on a worker
+            assertEquals(Arrays.asList(boom), handled);
+            assertEquals(5, decorated.get(), "every job decorated: the held one, two queued, two run here");
+            RejectedExecutionException fair = assertThrows(RejectedExecutionException.class,
+                    () -> pool.executeFair(() -> { }));
+            assertTrue(fair.getMessage().contains("queue capacity exceeded"), fair.getMessage());
+            held.release();
+            Watchdog.awaitCondition("the queued jobs ran", Watchdog.LIMIT, () -> ranOn.size() == 3, pool::toString);
+            assertTrue(ranOn.get(1).getName().startsWith(pool.name()), "queued jobs ran on the worker: " + ranOn);
+        }
+    }
+
+    @Test
+    void underCallerRunsAWorkersForkToAFullDequeIsStillRefused() {
+        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(64)
+                .whenQueueFull(QueueFullPolicy.CALLER_RUNS).name(Pools.uniqueName()).build()) {
+            RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> pool.install(() -> {
+                for (int i = 0; i < 1000; i++) {
+                    pool.execute(() -> { });
+                }
+                return null;
+            }));
+            assertTrue(e.getMessage().contains("worker 0's deque holds 64 jobs"), e.getMessage());
+        }
+    }
+
+    @Test
+    void underCallerRunsAShutDownPoolStillRejects() {
+        ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1).whenQueueFull(QueueFullPolicy.CALLER_RUNS)
+                .name(Pools.uniqueName()).build();
+        pool.close();
+        List<Runnable> ran = new ArrayList<>();
+        RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                () -> pool.execute(() -> ran.add(null)));
+        assertTrue(e.getMessage().contains("is shut down"), e.getMessage());
+        assertTrue(ran.isEmpty());
+    }
+
+    /** Holds the pool's only worker in a job until released, so that outside submissions queue. */
+    static final class Held implements AutoCloseable {
+        private final CountDownLatch hold = new CountDownLatch(1);
+
+        Held(ForagePool pool) throws InterruptedException {
+            CountDownLatch running = new CountDownLatch(1);
+            pool.execute(() -> {
+                running.countDown();
+                JoinAnyDepthTest.await(hold, "the test's release");
+            });
+            running.await();
+        }
+
+        void release() {
+            hold.countDown();
+        }
+
+        @Override
+        public void close() {
+            release();
+        }
     }
 }

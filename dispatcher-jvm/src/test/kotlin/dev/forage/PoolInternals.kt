@@ -22,6 +22,8 @@ internal class PoolBuilderView(private val b: ForagePoolBuilder) {
     val handler: Thread.UncaughtExceptionHandler? get() = b.handler
     val onThreadStart: ForageThreadHook? get() = b.onThreadStart
     val onThreadStop: ForageThreadHook? get() = b.onThreadStop
+    val queueCapacity: Int get() = b.queueCapacity
+    val queueFullPolicy: QueueFullPolicy get() = b.queueFullPolicy
     val longJobMillis: Long get() = b.tuning.get(Tunable.JFR_LONG_JOB_MILLIS)
     val blockedJobMillis: Long get() = b.tuning.get(Tunable.BLOCKED_JOB_MILLIS)
 }

@@ -1,6 +1,7 @@
 package dev.forage.coroutines
 
 import dev.forage.ForagePool
+import dev.forage.QueueFullPolicy
 import java.util.Collections
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.Executor
@@ -71,6 +72,9 @@ public actual class ForageDispatcher internal constructor(
     private val pendingTimers: MutableSet<PoolTimer>? =
         if (closeable) Collections.newSetFromMap(ConcurrentHashMap<PoolTimer, Boolean>()) else null
 
+    /** The pool runs an outside job on its caller when the queue is full, which a dispatch must not let happen. */
+    private val callerRunsWhenFull = pool.queueFullPolicy() == QueueFullPolicy.CALLER_RUNS
+
     /** Timers of this dispatcher still pending (tracked only when it can be closed). For tests. */
     internal val pendingTimerCount: Int
         get() = pendingTimers?.size ?: 0
@@ -98,14 +102,20 @@ public actual class ForageDispatcher internal constructor(
     /**
      * Runs [block] on the pool: in the calling worker's next slot, else on its own deque (its next takes, and
      * stealable either way) when called on one of the pool's workers, otherwise through the pool's injector
-     * (FIFO). Never runs the block inline and never throws; after the pool closed, cancels the coroutine and runs
-     * the block on `Dispatchers.IO`.
+     * (FIFO). Never runs the block inline (whatever the pool's `QueueFullPolicy`) and never throws; after the pool
+     * closed, or when its queue is full, cancels the coroutine and runs the block on `Dispatchers.IO`.
      *
      * Called by kotlinx.coroutines, not by user code; for example `launch(dispatcher) { ... }` ends up here.
      */
     actual override fun dispatch(context: CoroutineContext, block: Runnable) {
         try {
-            pool.execute(block)
+            if (callerRunsWhenFull && !pool.isCurrentThreadWorker) {
+                // From outside, executeFair is execute but for a full queue, which it refuses instead of running
+                // the block on this thread: a dispatcher must not run its block inline.
+                pool.executeFair(block)
+            } else {
+                pool.execute(block)
+            }
         } catch (e: RejectedExecutionException) {
             ClosedPool.redirect(pool, context, block, e)
         }

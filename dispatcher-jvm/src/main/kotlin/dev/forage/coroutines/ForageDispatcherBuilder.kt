@@ -4,6 +4,7 @@ import dev.forage.ForagePool
 import dev.forage.ForagePoolBuilder
 import dev.forage.ForageTaskDecorator
 import dev.forage.ForageThreadHook
+import dev.forage.QueueFullPolicy
 import dev.forage.SleepProtocol
 import java.lang.reflect.InvocationTargetException
 import java.lang.reflect.Method
@@ -212,6 +213,28 @@ public actual class ForageDispatcherBuilder internal constructor() {
         }
 
     /**
+     * The most jobs that wait in the pool's queue for a worker; default and maximum 2^22
+     * ([ForagePoolBuilder.MAX_QUEUE_CAPACITY]). A dispatch to a full queue cancels its coroutine (as after close),
+     * whatever [whenQueueFull] says: a dispatcher never runs its block on the dispatching thread. See
+     * [ForagePoolBuilder.queueCapacity].
+     * ```
+     * forageDispatcher { queueCapacity = 10_000; whenQueueFull = QueueFullPolicy.CALLER_RUNS }
+     * ```
+     */
+    public var queueCapacity: Int = ForagePoolBuilder.MAX_QUEUE_CAPACITY
+        set(value) {
+            ForagePool.builder().queueCapacity(value)
+            field = value
+        }
+
+    /**
+     * What [dev.forage.ForagePool.execute] from outside the pool does when the queue is full (for Java code handed
+     * `dispatcher.pool` or `dispatcher.executor`); default [QueueFullPolicy.REJECT]. See
+     * [ForagePoolBuilder.whenQueueFull].
+     */
+    public var whenQueueFull: QueueFullPolicy = QueueFullPolicy.REJECT
+
+    /**
      * How idle workers sleep and wake; default [SleepProtocol.JEC], the production protocol. The others are
      * baselines to measure against. See [ForagePoolBuilder.sleepProtocol].
      */
@@ -235,6 +258,7 @@ public actual class ForageDispatcherBuilder internal constructor() {
         onThreadStart?.let { hook -> builder.onThreadStart(ForageThreadHook { hook(it) }) }
         onThreadStop?.let { hook -> builder.onThreadStop(ForageThreadHook { hook(it) }) }
         builder.sleepProtocol(sleepProtocol)
+        builder.queueCapacity(queueCapacity).whenQueueFull(whenQueueFull)
         if (ioWorkers) builder.ioWorkers()
         name?.let { builder.name(it) }
         threadFactory?.let { builder.threadFactory(it) }

@@ -1,7 +1,9 @@
 package dev.forage.coroutines
 
 import dev.forage.ForageTaskDecorator
+import dev.forage.ForagePoolBuilder
 import dev.forage.PoolBuilderView
+import dev.forage.QueueFullPolicy
 import dev.forage.SleepProtocol
 import io.kotest.assertions.throwables.shouldThrow
 import io.kotest.core.spec.style.FunSpec
@@ -36,6 +38,8 @@ class BuilderParitySpec : FunSpec({
             uncaughtExceptionHandler = handler
             ioWorkers = true
             sleepProtocol = SleepProtocol.JEC
+            queueCapacity = 1_000
+            whenQueueFull = QueueFullPolicy.CALLER_RUNS
         }
         val java = PoolBuilderView(b.poolBuilder())
         java.threads shouldBe 3
@@ -49,6 +53,8 @@ class BuilderParitySpec : FunSpec({
         java.taskDecorator shouldBeSameInstanceAs decorator
         java.handler shouldBeSameInstanceAs handler
         java.ioWorkers shouldBe true
+        java.queueCapacity shouldBe 1_000
+        java.queueFullPolicy shouldBe QueueFullPolicy.CALLER_RUNS
         val started = mutableListOf<Thread>()
         val hooked = PoolBuilderView(ForageDispatcherBuilder().apply { onThreadStart = { started += it } }.poolBuilder())
         hooked.onThreadStart!!.run(Thread.currentThread())
@@ -97,9 +103,12 @@ class BuilderParitySpec : FunSpec({
         shouldThrow<IllegalArgumentException> { b.longJobThreshold = (-1).milliseconds }.message shouldContain
             "longJobThreshold must be a whole number of milliseconds"
         shouldThrow<IllegalArgumentException> { b.taskDecorator = null }.message shouldContain "must not be null"
+        shouldThrow<IllegalArgumentException> { b.queueCapacity = 0 }.message shouldContain
+            "queueCapacity must be from 1 to 4194304 (2^22) jobs, was 0"
         // Nothing refused was kept.
         val java = PoolBuilderView(b.poolBuilder())
         java.maxBlockingThreads shouldBe -1
         java.blockedJobMillis shouldBe 0L
+        java.queueCapacity shouldBe ForagePoolBuilder.MAX_QUEUE_CAPACITY
     }
 })

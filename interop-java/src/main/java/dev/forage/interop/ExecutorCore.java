@@ -168,6 +168,15 @@ final class ExecutorCore {
                 + what + "); submit before shutdown()/close(), or to an executor that is running", cause);
     }
 
+    /**
+     * The pool refused a task while running: its queue is full ({@code ForagePoolBuilder.queueCapacity}, under
+     * {@code QueueFullPolicy.REJECT}). The pool's own message, which names the queue and its capacity, is the cause.
+     */
+    static RejectedExecutionException rejectedByFullQueue(String who, Object what, RejectedExecutionException cause) {
+        return new RejectedExecutionException("the " + who + " cannot run " + what + " now: its pool's queue is full ("
+                + cause.getMessage() + ")", cause);
+    }
+
     /** A timeout or delay in nanoseconds, at least zero and at most {@link #MAX_NANOS}. */
     static long clampNanos(long nanos) {
         return Math.min(Math.max(nanos, 0L), MAX_NANOS);

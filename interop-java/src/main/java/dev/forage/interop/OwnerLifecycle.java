@@ -92,9 +92,12 @@ final class OwnerLifecycle implements ExecutorLifecycle {
         // Nothing to count: the pool's state is this executor's.
     }
 
-    /** The pool refuses only after shutdown (or with a full queue, whose cause says so). */
+    /** The pool refuses after shutdown, and while running only with a full queue. */
     @Override
     public RejectedExecutionException rejectedByPool(Object what, RejectedExecutionException cause) {
+        if (cause != null && !pool.isShutdown()) {
+            return ExecutorCore.rejectedByFullQueue(who(), what, cause);
+        }
         return ExecutorCore.rejectedAfterShutdown(who(), what, cause);
     }
 

@@ -109,6 +109,9 @@ final class ViewLifecycle implements ExecutorLifecycle {
 
     @Override
     public RejectedExecutionException rejectedByPool(Object what, RejectedExecutionException cause) {
+        if (cause != null && !pool.isShutdown()) {
+            return ExecutorCore.rejectedByFullQueue(who(), what, cause);
+        }
         return new RejectedExecutionException("the " + who() + " cannot run " + what + ": its pool rejected it "
                 + "(pool " + pool.name() + " is shut down, so this view is shut down too)", cause);
     }
