@@ -287,6 +287,12 @@ public final class ForagePool implements Executor, AutoCloseable {
      *         channel is closed, in blocking mode, or registered with a selector that is not this pool's
      */
     public IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
+        if (channel == null) {
+            throw new NullPointerException("channel must not be null");
+        }
+        if (listener == null) {
+            throw new NullPointerException("listener must not be null");
+        }
         return registry.awaitReadiness(channel, op, listener);
     }
 
@@ -311,7 +317,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (job == null) {
             throw new NullPointerException("ForagePool.execute: job must not be null");
         }
-        registry.execute(decorate(job));
+        registry.execute(registry.queueWaits.sample(decorate(job)));
     }
 
     /**
@@ -344,7 +350,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (job == null) {
             throw new NullPointerException("ForagePool.executeFair: job must not be null");
         }
-        registry.executeFair(decorate(job));
+        registry.executeFair(registry.queueWaits.sample(decorate(job)));
     }
 
     /**
@@ -552,10 +558,9 @@ public final class ForagePool implements Executor, AutoCloseable {
     public List<Runnable> shutdownNow() {
         checkNotCommon("shutdownNow");
         List<Runnable> neverStarted = registry.shutdownNow();
-        if (decorator != null) {
-            for (int i = 0; i < neverStarted.size(); i++) {
-                neverStarted.set(i, DecoratedJob.undecorated(neverStarted.get(i)));
-            }
+        for (int i = 0; i < neverStarted.size(); i++) {
+            // The submitted job, not the wrappers the pool queued: a queue-wait sample's, the decorator's.
+            neverStarted.set(i, DecoratedJob.undecorated(QueueWaits.untimed(neverStarted.get(i))));
         }
         return neverStarted;
     }

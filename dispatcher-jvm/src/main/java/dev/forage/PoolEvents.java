@@ -2,8 +2,8 @@ package dev.forage;
 
 /**
  * The rare, expensive moments a pool reports to JDK Flight Recorder ({@code docs/observability.md}, "JFR
- * events"): a job that ran longer than a threshold, a wake-up that found no work, a job the monitor found blocked. The one door from the engine
- * to {@code jdk.jfr}.
+ * events"): a job that ran longer than a threshold, a wake-up that found no work, a job the monitor found blocked,
+ * a sampled job's wait in the queue. The one door from the engine to {@code jdk.jfr}.
  *
  * <p>Loading rule: Android and Java 8 must never resolve a {@code jdk.jfr} class. The implementation,
  * {@code JfrPoolEvents}, is compiled for Java 11 from its own source folder and packed under the jar's
@@ -35,6 +35,15 @@ abstract class PoolEvents {
 
         @Override
         void blockedJob(String pool, int workerIndex, Thread thread, long nanos) {
+        }
+
+        @Override
+        Object queueWaitBegin() {
+            return null;
+        }
+
+        @Override
+        void queueWaitEnd(Object event, String pool, Runnable job) {
         }
     };
 
@@ -85,4 +94,13 @@ abstract class PoolEvents {
      * stack, which shows the blocking call and the user's code that made it.
      */
     abstract void blockedJob(String pool, int workerIndex, Thread thread, long nanos);
+
+    /**
+     * Submitting thread, for a job {@link QueueWaits} sampled: the queue-wait event, begun now, if a recording
+     * wants it; else null (one volatile read).
+     */
+    abstract Object queueWaitBegin();
+
+    /** The thread starting the sampled {@code job}: ends and commits the event {@link #queueWaitBegin} made. */
+    abstract void queueWaitEnd(Object event, String pool, Runnable job);
 }

@@ -56,11 +56,13 @@ public final class PoolStatistics {
      * workers}: {@code Runner#blockingSnapshot}.
      */
     private final int[] blocking;
+    private final QueueWaitHistogram queueWait;
 
     private PoolStatistics(int threads, long[] totals, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker,
             long[] busyNanosPerWorker, int[] queuedPerWorker, long busyNanos, long dequeQueuedJobs,
-            long injectorQueuedJobs, int[] blocking) {
+            long injectorQueuedJobs, int[] blocking, QueueWaitHistogram queueWait) {
         this.blocking = blocking;
+        this.queueWait = queueWait;
         this.threads = threads;
         this.totals = totals;
         this.sleepingWorkers = sleepingWorkers;
@@ -79,7 +81,7 @@ public final class PoolStatistics {
      * its worker counts in the sums only).
      */
     static PoolStatistics sum(Worker[] workers, int slotsInUse, int threads, Sleep sleep, Injector injector,
-            int[] blocking) {
+            int[] blocking, QueueWaitHistogram queueWait) {
         long[] totals = new long[PoolCounter.values().length];
         long[] jobs = new long[threads];
         long[] busy = new long[threads];
@@ -100,7 +102,15 @@ public final class PoolStatistics {
             }
         }
         return new PoolStatistics(threads, totals, sleep.sleepingThreads(), sleep.idleThreads(), jobs, busy, queued,
-                busyTotal, queuedTotal, injector.approximateSize(), blocking);
+                busyTotal, queuedTotal, injector.approximateSize(), blocking, queueWait);
+    }
+
+    /**
+     * How long submitted jobs waited in the queues before they started, since the pool started (sampled: see
+     * {@link QueueWaitHistogram}). For example {@code statistics.queueWait().percentileNanos(0.99)}.
+     */
+    public QueueWaitHistogram queueWait() {
+        return queueWait;
     }
 
     /** The value of {@code counter}, summed over the workers. */
@@ -305,6 +315,8 @@ public final class PoolStatistics {
                 .append(", retiredWorkers=").append(blocking[4])
                 .append(", blockedJobsDetected=").append(blockedJobsDetected())
                 .append(", busyNanos=").append(busyNanos)
+                .append(", queueWaitP50Nanos=").append(queueWait.percentileNanos(0.5))
+                .append(", queueWaitP99Nanos=").append(queueWait.percentileNanos(0.99))
                 .append(", jobsPerWorker=").append(Arrays.toString(jobsPerWorker))
                 .append(", queuedPerWorker=").append(Arrays.toString(queuedPerWorker))
                 .append(", busyNanosPerWorker=").append(Arrays.toString(busyNanosPerWorker)).append('}').toString();

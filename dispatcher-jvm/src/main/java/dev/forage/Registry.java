@@ -56,6 +56,7 @@ final class Registry implements PoolProbe, LatchWaker {
     ForagePool pool;
 
     final QueueBound queueBound; // how many jobs the queues hold, and what a full one does
+    final QueueWaits queueWaits; // how long submitted jobs wait before they start
     /** This pool's tunables; its parts copy what they read when they are made. */
     final Tuning tuning;
     /** Whether a worker pauses after leaving a lone job beside a producer ({@link SleepProtocol}'s choice). */
@@ -75,6 +76,7 @@ final class Registry implements PoolProbe, LatchWaker {
         this.clock = clock;
         this.handler = handler;
         this.lifecycle = new Lifecycle(name, injector);
+        this.queueWaits = new QueueWaits(name, PoolEvents.INSTANCE);
         int core = Math.max(threads, 1);
         // A pool that callers run has no threads to compensate with: a blocking section just blocks its caller.
         int extra = threads == 0 ? 0 : maxBlocking;
@@ -287,14 +289,8 @@ final class Registry implements PoolProbe, LatchWaker {
 
     // Socket readiness.
 
-    /** {@link ForagePool#awaitReadiness}: the pool's {@link PoolIo} checks the rest and picks the channel's owner. */
+    /** {@link ForagePool#awaitReadiness}, arguments not null: the pool's {@link PoolIo} checks the rest. */
     IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
-        if (channel == null) {
-            throw new NullPointerException("channel must not be null");
-        }
-        if (listener == null) {
-            throw new NullPointerException("listener must not be null");
-        }
         return io.awaitReadiness(currentWorker(), channel, op, listener);
     }
 
@@ -390,7 +386,8 @@ final class Registry implements PoolProbe, LatchWaker {
     // Statistics.
 
     PoolStatistics statistics() {
-        return PoolStatistics.sum(workers, slotsInUse, runner.threads(), sleep, injector, runner.blockingSnapshot());
+        return PoolStatistics.sum(workers, slotsInUse, runner.threads(), sleep, injector, runner.blockingSnapshot(),
+                queueWaits.snapshot());
     }
 
     // LatchWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.

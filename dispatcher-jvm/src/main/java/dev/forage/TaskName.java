@@ -27,6 +27,7 @@ final class TaskName {
     }
 
     static TaskName of(Runnable job) {
+        job = QueueWaits.untimed(job); // the pool's own timing wrapper is no part of the job's name
         Object task = job;
         for (int depth = 0; depth < MAX_DEPTH && task instanceof TaskWrapper; depth++) {
             Object inner;

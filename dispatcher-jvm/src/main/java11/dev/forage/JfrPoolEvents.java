@@ -2,6 +2,7 @@ package dev.forage;
 
 import dev.forage.jfr.BlockedJobEvent;
 import dev.forage.jfr.LongJobEvent;
+import dev.forage.jfr.QueueWaitEvent;
 import dev.forage.jfr.WakeupWithoutWorkEvent;
 import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
@@ -24,6 +25,7 @@ final class JfrPoolEvents extends PoolEvents {
     private volatile boolean longJobsEnabled;
     private volatile boolean wakeupsEnabled;
     private volatile boolean blockedJobsEnabled;
+    private volatile boolean queueWaitsEnabled;
 
     JfrPoolEvents() {
         FlightRecorder.addListener(new FlightRecorderListener() {
@@ -48,6 +50,7 @@ final class JfrPoolEvents extends PoolEvents {
         longJobsEnabled = EventType.getEventType(LongJobEvent.class).isEnabled();
         wakeupsEnabled = EventType.getEventType(WakeupWithoutWorkEvent.class).isEnabled();
         blockedJobsEnabled = EventType.getEventType(BlockedJobEvent.class).isEnabled();
+        queueWaitsEnabled = EventType.getEventType(QueueWaitEvent.class).isEnabled();
     }
 
     @Override
@@ -118,6 +121,29 @@ final class JfrPoolEvents extends PoolEvents {
         if (event.isEnabled()) {
             event.pool = pool;
             event.workerIndex = workerIndex;
+            event.commit();
+        }
+    }
+
+    @Override
+    Object queueWaitBegin() {
+        if (!queueWaitsEnabled) {
+            return null;
+        }
+        QueueWaitEvent event = new QueueWaitEvent();
+        event.begin(); // the event's start is the submission, its duration the wait
+        return event;
+    }
+
+    @Override
+    void queueWaitEnd(Object begun, String pool, Runnable job) {
+        QueueWaitEvent event = (QueueWaitEvent) begun;
+        event.end();
+        if (event.shouldCommit()) { // enabled, and the wait passed the recording's threshold
+            event.pool = pool;
+            TaskName name = TaskName.of(job);
+            event.jobClass = name.jobClass;
+            event.coroutineName = name.coroutineName;
             event.commit();
         }
     }

@@ -3,7 +3,9 @@ package dev.forage.metrics;
 import dev.forage.ForagePool;
 import dev.forage.PoolCounter;
 import dev.forage.PoolStatistics;
+import dev.forage.QueueWaitHistogram;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -11,6 +13,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -41,6 +44,12 @@ import java.util.function.ToDoubleFunction;
  *       and stand-ins waiting within their keep-alive ({@link ForagePool#managedBlock})</td></tr>
  *   <tr><td>{@code forage.pool.queued}, tag {@code queue} = {@code deques}, {@code injector}</td>
  *       <td>gauge</td><td>jobs queued in the workers' deques and in the injector</td></tr>
+ *   <tr><td>{@code forage.pool.queue.wait}</td><td>function timer</td><td>how long sampled jobs (one
+ *       submission in 64, {@link QueueWaitHistogram}) waited from submission to start: its count and total
+ *       time, so {@code rate(total) / rate(count)} is the mean wait of an interval</td></tr>
+ *   <tr><td>{@code forage.pool.queue.wait.percentile}, tag {@code percentile} = {@code p50}, {@code p99}</td>
+ *       <td>gauge, seconds</td><td>the median and 99th percentile wait of the sampled jobs that started since
+ *       the gauge's previous reading (a scrape interval for Prometheus); NaN when none did</td></tr>
  * </table>
  *
  * Each reading takes a fresh snapshot (a sum over the workers, no lock), so the meters of one scrape may come
@@ -104,6 +113,42 @@ public final class ForagePoolMetrics implements MeterBinder {
                 + "submissions, fired timers and fair re-submissions; approximate)";
         gauge(registry, "queued", queued, "queue", "deques", p -> p.statistics().dequeQueuedJobs());
         gauge(registry, "queued", queued, "queue", "injector", p -> p.statistics().injectorQueuedJobs());
+        FunctionTimer.builder(PREFIX + "queue.wait", pool, p -> p.statistics().queueWait().samples(),
+                        p -> p.statistics().queueWait().totalNanos(), TimeUnit.NANOSECONDS)
+                .description("Time sampled jobs (one submission in 64) waited in the queues, from submission to start")
+                .tags(tags)
+                .register(registry);
+        String percentile = "Queue wait of the sampled jobs that started since this gauge's previous reading, at "
+                + "the percentile of the tag: p50 (the median), p99 (upper end of its bucket, within a quarter); NaN "
+                + "when none started";
+        for (int p : new int[] {50, 99}) {
+            // The window is held by the function, strongly: Micrometer holds a gauge's object only weakly.
+            WaitWindow window = new WaitWindow(pool, p / 100.0);
+            Gauge.builder(PREFIX + "queue.wait.percentile", pool, ignored -> window.nextSeconds())
+                    .description(percentile)
+                    .baseUnit("seconds")
+                    .tags(tags.and("percentile", "p" + p))
+                    .register(registry);
+        }
+    }
+
+    /** One quantile of the waits counted between two readings of its gauge. */
+    private static final class WaitWindow {
+        private final ForagePool pool;
+        private final double quantile;
+        private final AtomicReference<QueueWaitHistogram> previous;
+
+        WaitWindow(ForagePool pool, double quantile) {
+            this.pool = pool;
+            this.quantile = quantile;
+            this.previous = new AtomicReference<>(pool.statistics().queueWait());
+        }
+
+        double nextSeconds() {
+            QueueWaitHistogram now = pool.statistics().queueWait();
+            QueueWaitHistogram window = now.since(previous.getAndSet(now));
+            return window.samples() == 0 ? Double.NaN : window.percentileNanos(quantile) / 1e9;
+        }
     }
 
     /** A gauge of the pool named {@link #PREFIX} + {@code name}, with one more tag unless {@code tagKey} is null. */

@@ -10,6 +10,7 @@ import dev.forage.PoolCounter;
 import dev.forage.testing.Poll;
 import dev.forage.testing.Watchdog;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -21,6 +22,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -152,6 +155,36 @@ class ForagePoolMetricsTest {
             assertEquals(0, deques.value());
             pool.runPending();
             assertEquals(0, injector.value());
+        }
+    }
+
+    @Test
+    void queueWaitTimerAndPercentilesOfTheWaitsSinceTheGaugesLastReading() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ForagePool pool = ForagePool.builder().singleThreaded().name("metrics-wait").build()) {
+            new ForagePoolMetrics(pool).bindTo(registry);
+            FunctionTimer timer = registry.get("forage.pool.queue.wait").functionTimer();
+            Gauge p50 = registry.get("forage.pool.queue.wait.percentile").tag("percentile", "p50").gauge();
+            Gauge p99 = registry.get("forage.pool.queue.wait.percentile").tag("percentile", "p99").gauge();
+            assertTrue(Double.isNaN(p50.value()), "no job started yet");
+            for (int i = 0; i < 64 * 100; i++) {
+                pool.execute(() -> { });
+            }
+            long queued = System.nanoTime();
+            long heldNanos = TimeUnit.MILLISECONDS.toNanos(20);
+            while (System.nanoTime() - queued < heldNanos) {
+                LockSupport.parkNanos(heldNanos); // the wait measured: the jobs run only when runPending is called
+            }
+            pool.runPending();
+            long samples = pool.statistics().queueWait().samples();
+            assertTrue(samples > 0, "about 100 of 6,400 jobs sampled");
+            assertEquals(samples, timer.count());
+            assertTrue(timer.totalTime(TimeUnit.NANOSECONDS) >= samples * (double) heldNanos, timer.toString());
+            double median = p50.value(); // each reading ends the gauge's window: read once
+            double high = p99.value();
+            assertTrue(median >= heldNanos / 1e9, "p50 " + median);
+            assertTrue(high >= median, "p99 " + high + " below p50 " + median);
+            assertTrue(Double.isNaN(p50.value()), "no job started since the previous reading");
         }
     }
 
