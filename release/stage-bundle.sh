@@ -22,7 +22,7 @@ if [[ -n "${JAVA_HOME:-}" ]]; then JAVA_BIN="$JAVA_HOME/bin"; else JAVA_BIN="$(d
 out="$root/target/release"
 bundle="$root/target/central-bundle.zip"
 # Reactor selectors of the published modules; the multiplatform ones by artifactId (their folders differ).
-published_modules="dispatcher-jvm,interop-java,forage-bom,:dispatcher,:dispatcher-js,:dispatcher-wasm-js"
+published_modules="dispatcher-jvm,interop-java,forage-context,forage-bom,:dispatcher,:dispatcher-js,:dispatcher-wasm-js"
 published_ids="${published_modules//:/}"
 
 usage() { echo "usage: $0 [--version V] (--key FINGERPRINT | --throwaway-key)" >&2; exit 2; }

@@ -22,6 +22,10 @@ package dev.forage;
  *         .build();
  * }</pre>
  *
+ * <p>Ready-made decorators for SLF4J's MDC and OpenTelemetry's {@code Context}, and {@code TaskDecorators.compose}
+ * to give a pool several, ship in the artifact {@code dev.forage:forage-context} (package
+ * {@code dev.forage.context}; SLF4J and OpenTelemetry are its optional dependencies): {@code docs/integrations.md}.
+ *
  * <h2>What is decorated</h2>
  * Every task that leaves the calling thread to run on the pool: {@link ForagePool#execute},
  * {@link ForagePool#executeFair}, {@link ForagePool#schedule}, the tasks of {@link ForagePool#blockingExecutor()},

@@ -18,10 +18,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps {@code docs/architecture.md}'s "Files by layer" map true to the code: every main source file of the core
- * and of the Java facade is named there exactly once, under one layer, and every name there is a file that
- * exists. A file added without a layer, or a layer map that still names a removed file, fails the build, so a
- * newcomer can trust the map to say, for any file, its layer and so what it may touch.
+ * Keeps {@code docs/architecture.md}'s "Files by layer" map true to the code: every main source file of the core,
+ * of the Java facade and of the context decorators is named there exactly once, under one layer, and every name
+ * there is a file that exists. A file added without a layer, or a layer map that still names a removed file, fails
+ * the build, so a newcomer can trust the map to say, for any file, its layer and so what it may touch.
  * The seams between the layers are pinned by {@code EngineSeamsTest}.
  */
 class ArchitectureMapTest {
@@ -31,7 +31,8 @@ class ArchitectureMapTest {
             ROOT.resolve("dispatcher-jvm/src/main/java"),
             ROOT.resolve("dispatcher-jvm/src/main/java11"),
             ROOT.resolve("dispatcher-jvm/src/main/kotlin"),
-            ROOT.resolve("interop-java/src/main/java"));
+            ROOT.resolve("interop-java/src/main/java"),
+            ROOT.resolve("forage-context/src/main/java"));
     private static final Path MAP = ROOT.resolve("docs/architecture.md");
     private static final String SECTION = "## Files by layer";
     private static final String LONG_FILES = "## Files over 450 lines";

@@ -12,13 +12,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/integrations.md shows code from this module's tests: each block after {@code <!-- snippet-in: PATH -->} must
- * appear in that file, line by line (indentation aside), so the page's examples are code that compiles and runs.
+ * docs/integrations.md shows code from the build's tests and poms: each Java or XML block after
+ * {@code <!-- snippet-in: PATH -->} must appear in that file, line by line (indentation aside), so the page's
+ * examples are code that compiles and runs, and its Maven coordinates are the ones a consumer project builds with.
  */
 class DocsSnippetsTest {
     private static final Path ROOT = Path.of("..");
     private static final Pattern BLOCK =
-            Pattern.compile("<!--\\s*snippet-in:\\s*(\\S+)\\s*-->\\s*```java\\n(.*?)```", Pattern.DOTALL);
+            Pattern.compile("<!--\\s*snippet-in:\\s*(\\S+)\\s*-->\\s*```(?:java|xml)\\n(.*?)```", Pattern.DOTALL);
 
     @Test
     void everyMarkedBlockOfTheIntegrationsPageIsInItsTestFile() throws IOException {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import dev.forage.ForagePool;
 import dev.forage.ForageTaskDecorator;
+import dev.forage.context.MdcTaskDecorator;
 import dev.forage.interop.ForageExecutorService;
 import dev.forage.interop.ForageFuture;
 import dev.forage.interop.ForageFutures;
@@ -21,9 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.MDC;
 
 /**
- * SLF4J's MDC (Logback's adapter) through the pool's task decorator: the submitter's values are there in the task,
- * and gone from the worker afterwards; without the decorator they never arrive. docs/integrations.md, "Context
- * propagation".
+ * SLF4J's MDC (Logback's adapter) through the pool's task decorator, forage-context's {@link MdcTaskDecorator} as
+ * a user imports it: the submitter's values are there in the task, and gone from the worker afterwards; without
+ * the decorator they never arrive. docs/integrations.md, "Context propagation". The decorator's own checks
+ * (restoring rather than clearing, exceptions, every face) are forage-context's tests.
  */
 @Watchdog.Budget(seconds = 60)
 class MdcPropagationTest {
@@ -50,13 +52,11 @@ class MdcPropagationTest {
                 afterwards.add(String.valueOf(MDC.getCopyOfContextMap()));
             };
         };
-        // snippet: docs/integrations.md, MDC pool
         ForagePool pool = ForagePool.builder().threads(1).name("mdc").taskDecorator(observed).build();
         try (ForageExecutorService executor = ForageExecutorService.owning(pool)) {
             MDC.put("requestId", "r-17");
             String inTask = executor.submit(() -> MDC.get("requestId")).get(30, TimeUnit.SECONDS);
             assertEquals("r-17", inTask);
-            // end snippet
             assertEquals("{}", afterwards.poll(30, TimeUnit.SECONDS).replace("null", "{}"),
                     "the worker's MDC after the task");
 
@@ -69,13 +69,16 @@ class MdcPropagationTest {
 
     @Test
     void theMdcFollowsAFuturesChainAcrossAsyncStages() throws Exception {
-        try (ForagePool pool = ForagePool.builder().threads(2).name("mdc-chain")
-                .taskDecorator(new MdcTaskDecorator()).build()) {
-            MDC.put("requestId", "r-18");
-            ForageFuture<String> chain = ForageFutures.supplyAsync(() -> MDC.get("requestId"), pool)
-                    .thenApplyAsync(first -> first + "/" + MDC.get("requestId"))
-                    .thenComposeAsync(two -> ForageFutures.supplyAsync(() -> two + "/" + MDC.get("requestId"),
-                            pool));
+        // snippet: docs/integrations.md, MDC pool
+        ForagePool pool = ForagePool.builder().threads(2).name("mdc-chain")
+                .taskDecorator(new MdcTaskDecorator())
+                .build();
+        MDC.put("requestId", "r-18");
+        ForageFuture<String> chain = ForageFutures.supplyAsync(() -> MDC.get("requestId"), pool)
+                .thenApplyAsync(first -> first + "/" + MDC.get("requestId"))
+                .thenComposeAsync(two -> ForageFutures.supplyAsync(() -> two + "/" + MDC.get("requestId"), pool));
+        // end snippet
+        try (pool) {
             MDC.clear();
             assertEquals("r-18/r-18/r-18", chain.get(30, TimeUnit.SECONDS));
         }

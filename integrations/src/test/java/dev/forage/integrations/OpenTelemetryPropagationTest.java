@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.ForagePool;
+import dev.forage.context.OpenTelemetryTaskDecorator;
 import dev.forage.interop.ForageExecutorService;
 import dev.forage.interop.ForageFutures;
 import dev.forage.testing.Watchdog;
@@ -18,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * OpenTelemetry: {@code Context.current().wrap(task)} as the pool's task decorator carries the current span's
- * context into every task. docs/integrations.md, "Context propagation".
+ * OpenTelemetry: forage-context's {@link OpenTelemetryTaskDecorator}, as a user imports it, carries the current
+ * span's context into every task. docs/integrations.md, "Context propagation". The decorator's own checks are
+ * forage-context's tests.
  */
 @Watchdog.Budget(seconds = 60)
 class OpenTelemetryPropagationTest {
@@ -32,7 +34,7 @@ class OpenTelemetryPropagationTest {
     void theSpanContextCrossesIntoTasksAndFutures() throws Exception {
         // snippet: docs/integrations.md, OpenTelemetry pool
         ForagePool pool = ForagePool.builder().threads(2).name("traced")
-                .taskDecorator(task -> Context.current().wrap(task))
+                .taskDecorator(new OpenTelemetryTaskDecorator())
                 .build();
         // end snippet
         try (ForageExecutorService executor = ForageExecutorService.owning(pool)) {
