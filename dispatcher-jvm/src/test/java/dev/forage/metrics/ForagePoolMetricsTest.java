@@ -52,7 +52,8 @@ class ForagePoolMetricsTest {
             Map<String, String> help = new HashMap<>();
             Map<String, Set<String>> values = new TreeMap<>();
             Pattern helpLine = Pattern.compile("# HELP (\\S+) (.*)");
-            Pattern sample = Pattern.compile("(forage_pool_[a-z_]+)\\{[^}]*\\b(state|queue)=\"([a-z]+)\"");
+            Pattern sample = Pattern.compile(
+                    "(forage_pool_[a-z_]+)\\{[^}]*\\b(state|queue|percentile)=\"([a-z0-9]+)\"");
             for (String line : scrape.split("\n")) {
                 Matcher h = helpLine.matcher(line);
                 if (h.matches()) {
@@ -63,7 +64,8 @@ class ForagePoolMetricsTest {
                     values.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(m.group(3));
                 }
             }
-            assertEquals(Set.of("forage_pool_workers", "forage_pool_blocking", "forage_pool_queued"), values.keySet(),
+            assertEquals(Set.of("forage_pool_workers", "forage_pool_blocking", "forage_pool_queued",
+                    "forage_pool_queue_wait_percentile_seconds"), values.keySet(),
                     "the tagged families in\n" + scrape);
             for (Map.Entry<String, Set<String>> family : values.entrySet()) {
                 String text = help.get(family.getKey());
