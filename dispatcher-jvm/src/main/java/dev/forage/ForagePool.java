@@ -55,6 +55,11 @@ import java.util.concurrent.TimeUnit;
  * full queue throws {@link RejectedExecutionException} ("queue capacity exceeded"), or, from outside the pool
  * under {@link QueueFullPolicy#CALLER_RUNS}, runs on its caller.
  *
+ * <h2>Run-time parallelism</h2>
+ * {@link #setParallelism} changes the number of worker threads while the pool runs, up to the
+ * {@linkplain ForagePoolBuilder#maxParallelism maximum} fixed at build: workers it removes finish their current job
+ * and leave, workers it adds start at once. See {@code docs/lifecycle.md}.
+ *
  * <h2>Single-threaded pools</h2>
  * A pool built with {@link ForagePoolBuilder#singleThreaded()} has no worker threads (marl's single-threaded
  * mode). Its jobs run on a thread that waits in the pool: {@link #join}, {@link #scope} and {@link #install}
@@ -203,7 +208,7 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /**
      * The index (0-based) of the calling worker in its pool, or -1 when not called on a pool worker. A thread that
-     * stands in for a blocked worker ({@link #managedBlock}) has an index of {@link #parallelism()} or more.
+     * stands in for a blocked worker ({@link #managedBlock}) has an index of {@link #maxParallelism()} or more.
      */
     public static int currentWorkerIndex() {
         Worker w = Worker.current();
@@ -215,7 +220,10 @@ public final class ForagePool implements Executor, AutoCloseable {
         return registry.currentWorker() != null;
     }
 
-    /** The number of worker threads: 0 for a {@linkplain #isSingleThreaded() single-threaded} pool. */
+    /**
+     * The number of worker threads the pool runs jobs on now: what it was built with, or the last
+     * {@link #setParallelism}; 0 for a {@linkplain #isSingleThreaded() single-threaded} pool.
+     */
     public int parallelism() {
         return registry.runner.threads();
     }
@@ -228,6 +236,54 @@ public final class ForagePool implements Executor, AutoCloseable {
     /** What a submission from outside the pool does when the queue is full ({@link ForagePoolBuilder#whenQueueFull}). */
     public QueueFullPolicy queueFullPolicy() {
         return registry.queueBound.policy;
+    }
+
+    /**
+     * The most {@link #setParallelism} allows: {@link ForagePoolBuilder#maxParallelism}, by default the thread count
+     * the pool was built with; 0 for a {@linkplain #isSingleThreaded() single-threaded} pool.
+     */
+    public int maxParallelism() {
+        return registry.runner.maxParallelism();
+    }
+
+    /**
+     * Changes the number of worker threads the pool runs jobs on, while it runs, and returns the number before, as
+     * {@code ForkJoinPool.setParallelism} (JDK 19) does: for a container whose CPU quota changed, a service that
+     * gives a batch pool cores at night. From 1 to {@link #maxParallelism()}, which the builder fixes
+     * ({@link ForagePoolBuilder#maxParallelism}) because every worker slot is made with the pool.
+     *
+     * <ul>
+     *   <li><b>Smaller</b>: the workers above the new parallelism finish the job in hand (with the joins and scopes
+     *       it waits for), take no new one and end their threads; the jobs left in their queues are taken by the
+     *       others. Nothing accepted is dropped. A sleeping worker leaves at once.</li>
+     *   <li><b>Larger</b>: the added workers start threads at once and take queued work, and posts wake them like
+     *       any other worker (they retire after the keep-alive when idle).</li>
+     * </ul>
+     * Returns once the change is made; workers that leave may still finish their jobs. Blocking sections keep their
+     * stand-ins ({@link #managedBlock}) throughout; {@link #statistics()} and {@link #toString()} report the new
+     * value at once. Calls from any thread, the pool's own workers included, are serialized.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().threads(4).maxParallelism(16).build();
+     * pool.setParallelism(8);   // returns 4; four more workers start
+     * pool.setParallelism(2);   // returns 8; six leave after their current jobs
+     * }</pre>
+     *
+     * @return the parallelism before the call
+     * @throws IllegalArgumentException if {@code parallelism} is below 1 or above {@link #maxParallelism()}
+     * @throws IllegalStateException after {@link #shutdown()}
+     * @throws UnsupportedOperationException on a single-threaded pool, a pool with {@code ioWorkers()}, and the
+     *         common pool when the system property {@code forage.common.parallelism} set its size (as
+     *         {@code ForkJoinPool}'s common pool refuses when {@code java.util.concurrent.ForkJoinPool.common
+     *         .parallelism} did)
+     */
+    public int setParallelism(int parallelism) {
+        if (common && CommonPool.PRESET != null) {
+            throw new UnsupportedOperationException("setParallelism: the common pool's parallelism was set by the "
+                    + "system property forage.common.parallelism=" + CommonPool.PRESET + ", which code does not "
+                    + "override (as ForkJoinPool's common pool); use a pool of your own to resize");
+        }
+        return registry.runner.setParallelism(parallelism);
     }
 
     /** True for a pool without threads, whose jobs run on the threads that wait in it. */
@@ -666,11 +722,13 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /** The lazily created common pool (initialization-on-demand holder). */
     private static final class CommonPool {
+        /** {@code forage.common.parallelism} as set when the pool was made, or null; before {@link #INSTANCE}. */
+        static final String PRESET = System.getProperty("forage.common.parallelism");
         static final ForagePool INSTANCE = create();
 
         private static ForagePool create() {
             int threads = Runtime.getRuntime().availableProcessors();
-            String property = System.getProperty("forage.common.parallelism");
+            String property = PRESET;
             if (property != null) {
                 try {
                     threads = Integer.parseInt(property.trim());

@@ -36,6 +36,8 @@ public final class ForagePoolBuilder {
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
 
     int threads = Runtime.getRuntime().availableProcessors();
+    /** 0: the thread count ({@link #maxParallelism}). */
+    int maxParallelism;
     String name;
     boolean daemon = true;
     ThreadFactory threadFactory;
@@ -76,6 +78,20 @@ public final class ForagePoolBuilder {
                             + "singleThreaded()" : ""));
         }
         this.threads = threads;
+        return this;
+    }
+
+    /**
+     * The most worker threads {@link ForagePool#setParallelism} may give the pool later, from the thread count to
+     * {@value #MAX_THREADS}; default: the thread count, so a pool can shrink and grow back to its size. Every core
+     * worker (its deque, counters and sleep state) is made when the pool is built, in use or not, so reserve only
+     * the room you may use. Not with {@link #singleThreaded()} or {@link #ioWorkers()}. See {@code docs/lifecycle.md}.
+     */
+    public ForagePoolBuilder maxParallelism(int max) {
+        if (max < 1 || max > MAX_THREADS) {
+            throw new IllegalArgumentException("maxParallelism must be between 1 and " + MAX_THREADS + ", was " + max);
+        }
+        this.maxParallelism = max;
         return this;
     }
 
@@ -439,11 +455,12 @@ public final class ForagePoolBuilder {
         }
         tuning.checked();
         String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
+        int slots = Math.max(threads, Resize.checkMax(this)); // core workers: every one made now
         int maxBlocking = maxBlockingThreads >= 0 ? maxBlockingThreads
-                : Math.min(Math.max(DEFAULT_MAX_BLOCKING_THREADS, threads), MAX_THREADS - threads);
-        if (threads + maxBlocking > MAX_THREADS) {
-            throw new IllegalArgumentException("threads (" + threads + ") plus maxBlockingThreads (" + maxBlocking
-                    + ") must be at most " + MAX_THREADS);
+                : Math.min(Math.max(DEFAULT_MAX_BLOCKING_THREADS, threads), MAX_THREADS - slots);
+        if (slots + maxBlocking > MAX_THREADS) {
+            throw new IllegalArgumentException("threads (" + slots + ", maxParallelism included) plus "
+                    + "maxBlockingThreads (" + maxBlocking + ") must be at most " + MAX_THREADS);
         }
         return new Registry(this, poolName, maxBlocking);
     }

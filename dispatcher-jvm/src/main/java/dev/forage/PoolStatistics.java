@@ -121,7 +121,11 @@ public final class PoolStatistics {
         return totals[counter.ordinal()];
     }
 
-    /** Worker threads in the pool. */
+    /**
+     * Worker threads in the pool: its parallelism when the snapshot was taken ({@link ForagePool#setParallelism}).
+     * The per-worker numbers cover workers 0 to {@code threads() - 1}; the sums cover every worker, those a lower
+     * parallelism took out included.
+     */
     public int threads() {
         return threads;
     }

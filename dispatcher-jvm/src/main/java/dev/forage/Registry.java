@@ -30,11 +30,11 @@ final class Registry implements PoolProbe, LatchWaker {
     final Worker[] workers;
     /** Every slot's parker, made with the pool: the sleep protocol keeps them from the start. */
     private final Parker[] parkers;
-    /** The core workers: the first of {@link #workers}, one per thread (one for a pool that callers run). */
+    /** The core workers: the first of {@link #workers}, {@code maxParallelism} (one for a pool that callers run). */
     final int coreWorkers;
     /**
-     * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers and every extra slot that was ever activated.
-     * Only grows, and grows before an extra's thread runs, so a search up to it sees every deque with jobs.
+     * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers ever in use ({@link Resize}) and every extra
+     * slot ever activated. Only grows, before a slot's thread first runs: a search up to it sees every deque with jobs.
      */
     volatile int slotsInUse;
     final Injector injector;
@@ -77,11 +77,11 @@ final class Registry implements PoolProbe, LatchWaker {
         this.handler = handler;
         this.lifecycle = new Lifecycle(name, injector);
         this.queueWaits = new QueueWaits(name, PoolEvents.INSTANCE);
-        int core = Math.max(threads, 1);
+        int core = Math.max(Math.max(threads, settings.maxParallelism), 1); // every core slot, made now
         // A pool that callers run has no threads to compensate with: a blocking section just blocks its caller.
         int extra = threads == 0 ? 0 : maxBlocking;
         this.coreWorkers = core;
-        this.slotsInUse = core;
+        this.slotsInUse = Math.max(threads, 1);
         this.blocking = new BlockingExecutor(this, maxBlocking);
         this.io = ioWorkers
                 ? new SelectorIo(name, core, tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS),
@@ -133,8 +133,8 @@ final class Registry implements PoolProbe, LatchWaker {
         return w;
     }
 
-    /** Called under the compensation's lock, before an extra slot's thread runs. */
-    void raiseSlotsInUse(int slots) {
+    /** Under the compensation's lock before an extra's thread runs, or a grow's ({@link Resize}): one at a time. */
+    synchronized void raiseSlotsInUse(int slots) {
         if (slots > slotsInUse) {
             slotsInUse = slots;
         }

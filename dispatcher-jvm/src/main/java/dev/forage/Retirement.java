@@ -24,6 +24,10 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * Volatile accesses are totally ordered, so either R2 sees the job or P3 sees the count. Whoever takes a RETIRED
  * worker (a post, shutdown, or the retiring thread changing its mind in R2) decides by a CAS on its state, so
  * exactly one does. jcstress {@code RetireVsPost} pins the pair.
+ *
+ * <p>A worker at or above the pool's run-time parallelism is {@link #SHED} ({@link Resize}, which holds that
+ * protocol): it has no thread, and P3 never takes it ({@link #claimRetired(int)} looks below the parallelism only);
+ * only a grow or shutdown does, by a CAS as well.
  */
 final class Retirement {
     /** A thread runs the worker (or is about to). */
@@ -32,6 +36,11 @@ final class Retirement {
     static final int RETIRED = 1;
     /** A retired worker that shutdown counted out: it never runs again. */
     static final int ENDED = 2;
+    /**
+     * At or above the parallelism ({@link Resize}): no thread, not counted in {@link #retired}, and no post brings
+     * it back; a grow or shutdown takes it. A pool's workers above its first parallelism start here.
+     */
+    static final int SHED = 3;
 
     private static final AtomicIntegerFieldUpdater<Retirement> RETIRED_COUNT =
             AtomicIntegerFieldUpdater.newUpdater(Retirement.class, "retired");
@@ -41,7 +50,15 @@ final class Retirement {
     private volatile int retired;
 
     Retirement(int coreWorkers) {
+        this(coreWorkers, coreWorkers);
+    }
+
+    /** For {@code coreWorkers} workers, those from {@code running} on SHED: a grow gives them threads. */
+    Retirement(int coreWorkers, int running) {
         this.states = new AtomicIntegerArray(coreWorkers);
+        for (int i = running; i < coreWorkers; i++) {
+            states.set(i, SHED);
+        }
     }
 
     /** What R2 asks: is there anything a worker must stay for? */
@@ -68,15 +85,21 @@ final class Retirement {
         return true; // a post or shutdown took the worker over
     }
 
-    /**
-     * P3, after a post: if any worker is retired, takes one (RETIRED to RUNNING) and returns its index, for the
-     * caller to start a thread for it; otherwise -1. One read of {@link #retired} when none is.
-     */
+    /** {@link #claimRetired(int)} over every worker: for a pool whose parallelism never changes. */
     int claimRetired() {
+        return claimRetired(states.length());
+    }
+
+    /**
+     * P3, after a post: if any worker below {@code parallelism} is retired, takes one (RETIRED to RUNNING) and
+     * returns its index, for the caller to start a thread for it; otherwise -1. One read of {@link #retired} when
+     * none is. A retired worker at or above the parallelism is on its way to SHED ({@link Resize#retired}).
+     */
+    int claimRetired(int parallelism) {
         if (retired == 0) {
             return -1;
         }
-        for (int i = 0, n = states.length(); i < n; i++) {
+        for (int i = 0, n = Math.min(states.length(), parallelism); i < n; i++) {
             if (states.get(i) == RETIRED && states.compareAndSet(i, RETIRED, RUNNING)) {
                 RETIRED_COUNT.decrementAndGet(this);
                 return i;
@@ -106,6 +129,36 @@ final class Retirement {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Shutdown, after it published the SHUTDOWN bit: counts worker {@code index} out if it is SHED; true if it did.
+     * A worker that leaves later sees the bit in L2 ({@link Resize}).
+     */
+    boolean endIfShed(int index) {
+        return states.get(index) == SHED && states.compareAndSet(index, SHED, ENDED);
+    }
+
+    /** N2 and the retired side of it ({@link Resize}): a RETIRED worker becomes SHED; true if this call did it. */
+    boolean shedIfRetired(int index) {
+        if (states.get(index) == RETIRED && states.compareAndSet(index, RETIRED, SHED)) {
+            RETIRED_COUNT.decrementAndGet(this);
+            return true;
+        }
+        return false;
+    }
+
+    /** L1, on the worker's own thread, RUNNING: it marks itself SHED (a volatile write). */
+    void shed(int index) {
+        states.set(index, SHED);
+    }
+
+    /**
+     * W2 of a grow, and L2 of a worker that stays ({@link Resize}): takes a SHED worker back to RUNNING; true if this
+     * call did. The caller then runs the worker (its own thread) or starts a thread for it.
+     */
+    boolean unshed(int index) {
+        return states.compareAndSet(index, SHED, RUNNING);
     }
 
     /** Worker {@code index}'s state; for tests and statistics. */

@@ -7,8 +7,17 @@ package dev.forage;
  * difference between the modes is behind this interface.
  */
 interface Runner {
-    /** Worker threads: 0 when callers run the pool. */
+    /** Worker threads: 0 when callers run the pool; else the run-time parallelism ({@link #setParallelism}). */
     int threads();
+
+    /** The most worker threads {@link #setParallelism} allows: 0 when callers run the pool. */
+    int maxParallelism();
+
+    /**
+     * {@link ForagePool#setParallelism}: the core workers in use become {@code parallelism} ({@link Resize});
+     * returns the parallelism before. {@link CallerRunner} has none to change and refuses.
+     */
+    int setParallelism(int parallelism);
 
     /** Starts the workers; called once, after the registry is complete. */
     void start();

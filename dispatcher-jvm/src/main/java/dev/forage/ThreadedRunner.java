@@ -9,29 +9,35 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The usual mode: each core worker has a thread of its own, which runs the worker loop until shutdown, drains
- * what is left, and retires. The last core worker stays while timers are pending and fires them at their
+ * The usual mode: each core worker in use has a thread of its own, which runs the worker loop until shutdown,
+ * drains what is left, and retires. The last core worker stays while timers are pending and fires them at their
  * deadlines. Extra threads stand in for workers inside blocking sections ({@link Compensation}); the pool has
  * terminated when the last of all its threads has left.
  *
  * <p>A core worker idle in its top-level loop for the keep-alive retires its thread, and a post brings it back
- * with a new one ({@link Retirement}, which holds the protocol).
+ * with a new one ({@link Retirement}, which holds the protocol). Core workers at or above the run-time parallelism
+ * have no thread ({@link Resize}, which holds that protocol).
  */
-final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
-    private final Registry registry;
+final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.Pool {
+    final Registry registry;
+    /** Every core worker, in use or not: {@code maxParallelism}. */
     private final int coreWorkers;
+    /** The core workers in use when the pool starts. */
+    private final int initialThreads;
     private final ThreadFactory factory;
     private final boolean daemon;
     private final int extraSlots;
     private final long keepAliveNanos;
-    /** Per core worker: set by shutdown; the worker's top-level wait is on it (one owner, like every latch). */
-    private SpinLatch[] terminate;
-    /** Per core worker: its current thread (a new one after each retirement). */
+    /** Per core worker: its current thread (a new one after each retirement); null until it first has one. */
     private AtomicReferenceArray<Thread> threads;
+    /** Set once {@link #start} has launched the first threads: a thread refused later fails only itself. */
+    private volatile boolean started;
     /** The core workers' retirement states ({@link Retirement}). */
     private final Retirement retirement;
+    /** The run-time parallelism, and each core worker's stop latch, its top-level wait's. */
+    final Resize resize;
     /** How long a core worker stays idle before its thread retires; 0: never. */
-    private final long workerKeepAliveNanos;
+    final long workerKeepAliveNanos;
     /** Package-private for {@link ExtraMain}. */
     Compensation compensation;
     /** Each thread's start and stop hooks; package-private for {@link ExtraMain}. */
@@ -44,14 +50,17 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
      */
     private final List<Thread> extraThreads = new ArrayList<>();
 
-    ThreadedRunner(Registry registry, int coreWorkers, ThreadFactory factory, boolean daemon, int extraSlots,
+    /** {@code threads} of the registry's {@code coreWorkers} in use at first. */
+    ThreadedRunner(Registry registry, int threads, ThreadFactory factory, boolean daemon, int extraSlots,
             long keepAliveNanos, long workerKeepAliveNanos, ThreadHooks hooks) {
         this.registry = registry;
         this.hooks = hooks;
         this.workerKeepAliveNanos = workerKeepAliveNanos;
-        this.retirement = new Retirement(coreWorkers);
+        this.coreWorkers = registry.coreWorkers;
+        this.initialThreads = threads;
+        this.retirement = new Retirement(coreWorkers, threads);
+        this.resize = new Resize(this, retirement, registry, threads, coreWorkers, registry.io.hasIoWorkers());
         this.ending = new ThreadedShutdown(registry);
-        this.coreWorkers = coreWorkers;
         this.factory = factory;
         this.daemon = daemon;
         this.extraSlots = extraSlots;
@@ -60,10 +69,20 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     @Override
     public int threads() {
+        return resize.parallelism();
+    }
+
+    @Override
+    public int maxParallelism() {
         return coreWorkers;
     }
 
-    /** Worker {@code index}'s thread (an ended one while retired; null for an extra without one): the monitor's. */
+    @Override
+    public int setParallelism(int parallelism) {
+        return resize.set(parallelism);
+    }
+
+    /** Worker {@code index}'s thread (an ended one while retired or shed; null if it never had one): the monitor's. */
     Thread thread(int index) {
         return index < coreWorkers ? threads.get(index) : compensation.threadOf(index - coreWorkers);
     }
@@ -76,14 +95,12 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     @Override
     public void start() {
         Worker[] workers = registry.workers;
-        int n = coreWorkers;
-        terminate = new SpinLatch[n];
-        threads = new AtomicReferenceArray<>(n);
-        ending.coreWorkersStarting(n);
-        compensation = new Compensation(registry, this, n, extraSlots, keepAliveNanos);
+        int n = initialThreads;
+        threads = new AtomicReferenceArray<>(coreWorkers);
+        ending.coreWorkersStarting(n, coreWorkers);
+        compensation = new Compensation(registry, this, coreWorkers, extraSlots, keepAliveNanos);
         WorkerMain[] mains = new WorkerMain[n];
         for (int i = 0; i < n; i++) {
-            terminate[i] = new SpinLatch(registry, i);
             mains[i] = new WorkerMain(this, workers[i]);
             threads.set(i, newThread(workers[i], mains[i], "-worker-" + i));
         }
@@ -98,6 +115,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
                         + " (" + threads.get(i).getName() + "); the pool was shut down", t);
             }
         }
+        started = true;
     }
 
     /**
@@ -142,10 +160,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     /**
      * Whether {@code w}'s thread is made while the pool is built, before any core thread started: a refusal then
-     * fails the build (later ones, for a stand-in or a retired worker's return, fail only that thread).
+     * fails the build (later ones, for a stand-in, a retired worker's return or a grow, fail only that thread).
      */
     private boolean building(Worker w) {
-        return w.index < coreWorkers && threads.get(w.index) == null;
+        return w.index < coreWorkers && !started;
     }
 
     /**
@@ -155,12 +173,12 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     private void abortStart(int started) {
         registry.lifecycle.startShutdown();
         for (int i = 0; i < started; i++) {
-            terminate[i].set();
+            resize.stop(i).set();
         }
         for (int i = started; i < threads.length(); i++) {
             registry.io.workerNeverRan(i);
         }
-        ending.coreWorkersNeverStarted(threads.length() - started);
+        ending.coreWorkersNeverStarted(initialThreads - started, coreWorkers - initialThreads);
     }
 
     /** In the worker's next slot, ahead of its deque: LIFO for the worker, stealable by the others. */
@@ -217,20 +235,24 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     @Override
     public void shutdownStarted(boolean now) {
-        for (SpinLatch t : terminate) {
-            t.set();
-        }
-        // A retired worker has no thread to see its latch: count it out here. One that retires after this loop
-        // read its state sees the SHUTDOWN bit in R2 and stays to drain (Retirement's Dekker pair).
+        // A retired or shed worker has no thread to see its latch: count it out here, before the latches send the
+        // others to drain, where the last one stays for timers. One that retires or leaves after this loop read its
+        // state sees the SHUTDOWN bit in R2 or L2 and stays to drain (the Dekker pairs of Retirement and Resize).
         for (int i = 0; i < coreWorkers; i++) {
             if (retirement.endIfRetired(i)) {
                 ending.retiredWorkerEnded();
+            } else if (retirement.endIfShed(i)) {
+                ending.shedWorkerEnded();
             }
         }
+        resize.stopAll();
         compensation.shutdownStarted();
         if (now) {
             for (int i = 0; i < coreWorkers; i++) {
-                threads.get(i).interrupt();
+                Thread t = threads.get(i);
+                if (t != null) {
+                    t.interrupt();
+                }
             }
             for (Thread t : extraThreadsSnapshot()) {
                 t.interrupt();
@@ -272,7 +294,6 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
     void unblockedWithoutSection() {
         compensation.unblockedOne();
     }
-
 
     /**
      * Under the compensation's lock, on a live thread of the pool: starts the thread of an extra slot. False if
@@ -320,17 +341,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
         }
     }
 
-    /**
-     * Worker {@code w}'s thread, idle for the keep-alive: true if it retired and must end now without touching the
-     * worker again; false if work or shutdown came in meanwhile ({@link Retirement#retire}).
-     */
-    private boolean retire(Worker w) {
-        return retirement.retire(w.index, new Retirement.WorkCheck() {
-            @Override
-            public boolean workLeft() {
-                return registry.hasQueuedJobs() || !registry.timers.isEmpty() || registry.lifecycle.isShutdown();
-            }
-        });
+    /** R2's and L3's question: a job queued anywhere, or a timer pending. */
+    @Override
+    public boolean workLeft() {
+        return registry.hasQueuedJobs() || !registry.timers.isEmpty();
     }
 
     @Override
@@ -340,10 +354,15 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
 
     @Override
     public void restartRetired() {
-        int i = retirement.claimRetired();
-        if (i < 0) {
-            return;
+        int i = retirement.claimRetired(resize.parallelism());
+        if (i >= 0) {
+            startThread(i);
         }
+    }
+
+    /** P3's and a grow's start of a thread for worker {@code i}, just claimed (RUNNING, no thread). */
+    @Override
+    public void startThread(int i) {
         Worker w = registry.workers[i];
         try {
             WorkerMain main = new WorkerMain(this, w);
@@ -354,8 +373,36 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             // No thread to be had now (the JVM's or the factory's refusal): the worker stays retired, the next
             // post tries again, and the failure goes where a job's would.
             retirement.restartFailed(i);
+            resize.retired(i);
             registry.handleUncaught(Thread.currentThread(), e);
         }
+    }
+
+    // Resize.Pool: what the run-time parallelism's steps need.
+
+    @Override
+    public String name() {
+        return registry.name;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return registry.lifecycle.isShutdown();
+    }
+
+    @Override
+    public void post() {
+        registry.newInjectedJobs(1, false);
+    }
+
+    @Override
+    public void raiseSlotsInUse(int slots) {
+        registry.raiseSlotsInUse(slots);
+    }
+
+    @Override
+    public void liveWorkers(int delta) {
+        ending.liveWorkersChanged(delta);
     }
 
     @Override
@@ -387,54 +434,5 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads {
             }
         }
         return true;
-    }
-
-    /** What a worker's thread runs. */
-    private static final class WorkerMain extends LaunchedMain {
-        private final ThreadedRunner runner;
-        private final Worker worker;
-
-        WorkerMain(ThreadedRunner runner, Worker worker) {
-            this.runner = runner;
-            this.worker = worker;
-        }
-
-        @Override
-        void runLaunched() {
-            Worker previous = Worker.bind(worker);
-            worker.busyStarts();
-            runner.registry.monitor.workerBusy();
-            runner.hooks.started();
-            worker.retireAfterNanos = runner.registry.io.workersMayRetire() ? runner.workerKeepAliveNanos : 0L;
-            boolean retired = false;
-            try {
-                while (!worker.waitUntil(runner.terminate[worker.index], Worker.NO_DEADLINE)) {
-                    // Idle for the keep-alive, and no longer counted idle.
-                    worker.busyEnds();
-                    if (runner.retire(worker)) {
-                        retired = true;
-                        return;
-                    }
-                    worker.busyStarts();
-                }
-                // Pending IO waits fail now; the jobs that their failure resumes are accepted, and drained below.
-                runner.registry.io.workerStopped(worker);
-                runner.ending.drainAndRetire(worker);
-                worker.busyEnds();
-            } finally {
-                // Unbound first: a retired worker may have a new thread already, the only one that may push on
-                // its deque, so what the hook submits goes in from outside.
-                Worker.unbind(previous);
-                runner.hooks.stopping();
-                if (!retired) {
-                    runner.ending.coreThreadExited();
-                }
-            }
-        }
-
-        @Override
-        public String toString() {
-            return worker.toString();
-        }
     }
 }

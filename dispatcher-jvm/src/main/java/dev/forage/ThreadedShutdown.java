@@ -9,7 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ThreadedShutdown {
     private final Registry registry;
-    /** Core workers that have not retired: the last one stays for pending timers. */
+    /**
+     * Core workers that have not retired after shutdown, nor been shed ({@link Resize}: a shed worker runs again
+     * only after a grow counts it back): the last one stays for pending timers.
+     */
     private final AtomicInteger liveWorkers = new AtomicInteger();
     /**
      * Threads of the pool that have not finished, core and extra. An extra thread is counted by the live thread
@@ -27,19 +30,35 @@ final class ThreadedShutdown {
         this.registry = registry;
     }
 
-    /** The pool starts {@code coreWorkers} threads. */
-    void coreWorkersStarting(int coreWorkers) {
-        liveWorkers.set(coreWorkers);
+    /**
+     * The pool starts {@code running} threads, of its {@code coreWorkers}: the others are shed, and count as live
+     * threads until shutdown counts them out ({@link #shedWorkerEnded}), as retired ones do.
+     */
+    void coreWorkersStarting(int running, int coreWorkers) {
+        liveWorkers.set(running);
         liveThreads.set(coreWorkers);
     }
 
-    /** Starting failed: {@code count} core workers never got a running thread; they count as gone. */
-    void coreWorkersNeverStarted(int count) {
-        endedWorkers.addAndGet(count);
+    /**
+     * Starting failed: {@code count} core workers never got a running thread, and the {@code shed} ones never will;
+     * they count as gone.
+     */
+    void coreWorkersNeverStarted(int count, int shed) {
+        endedWorkers.addAndGet(count + shed);
         liveWorkers.addAndGet(-count);
-        if (liveThreads.addAndGet(-count) == 0) {
+        if (liveThreads.addAndGet(-count - shed) == 0) {
             registry.lifecycle.markTerminated();
         }
+    }
+
+    /** A core worker became shed (-1) or a grow took one back (+1): {@link Resize.Pool#liveWorkers}. */
+    void liveWorkersChanged(int delta) {
+        liveWorkers.addAndGet(delta);
+    }
+
+    /** After shutdown, a shed worker: no thread, and not among the live workers already; it leaves here. */
+    void shedWorkerEnded() {
+        coreThreadExited();
     }
 
     /** After shutdown, a core worker whose thread had retired: it has no thread to leave, so it leaves here. */

@@ -14,6 +14,7 @@ internal class PoolBuilderView(private val b: ForagePoolBuilder) {
     val name: String? get() = b.name
     val daemon: Boolean get() = b.daemon
     val maxBlockingThreads: Int get() = b.maxBlockingThreads
+    val maxParallelism: Int get() = b.maxParallelism
     val blockingKeepAliveNanos: Long get() = b.blockingKeepAliveNanos
     val keepAliveNanos: Long get() = b.keepAliveNanos
     val ioWorkers: Boolean get() = b.ioWorkers

@@ -139,9 +139,10 @@ public actual class ForageDispatcher internal constructor(
 
     /**
      * A dispatcher that runs at most [parallelism] of its coroutines at once on this pool: `this` (or a view
-     * carrying [name]) when [parallelism] is at least the pool's thread count, otherwise a view with its own FIFO
-     * queue that runs at most [parallelism] batches on the pool and puts itself at the back of the pool's queue
-     * after every few tasks, so it never starves other work.
+     * carrying [name]) when [parallelism] is at least the most threads the pool may ever have
+     * ([ForagePool.maxParallelism]: a view made before a `setParallelism` stays a limit after it), otherwise a view
+     * with its own FIFO queue that runs at most [parallelism] batches on the pool and puts itself at the back of the
+     * pool's queue after every few tasks, so it never starves other work.
      * ```
      * val database = Dispatchers.Forage.limitedParallelism(2, "database")
      * withContext(database) { query() }   // never more than two queries at once
@@ -151,7 +152,7 @@ public actual class ForageDispatcher internal constructor(
      */
     actual override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher {
         checkParallelism(parallelism)
-        if (parallelism >= pool.parallelism()) {
+        if (parallelism >= pool.maxParallelism()) {
             return if (name == null) this else NamedForageDispatcher(this, this, name)
         }
         return LimitedForageDispatcher(this, this, parallelism, name)

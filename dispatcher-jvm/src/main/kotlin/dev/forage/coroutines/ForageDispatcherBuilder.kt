@@ -103,6 +103,19 @@ public actual class ForageDispatcherBuilder internal constructor() {
         }
 
     /**
+     * The most worker threads `pool.setParallelism(n)` may give the pool later, from [threads] up; null (the
+     * default) for [threads]. See [ForagePoolBuilder.maxParallelism].
+     * ```
+     * forageDispatcher { threads = 4; maxParallelism = 16 }.use { d -> d.pool.setParallelism(8) }
+     * ```
+     */
+    public var maxParallelism: Int? = null
+        set(value) {
+            value?.let { ForagePool.builder().maxParallelism(it) }
+            field = value
+        }
+
+    /**
      * The parallelism of [ForageDispatcher.blocking], and the most threads that stand in for workers blocked in it
      * at once; null (the default) for 64 or [threads], whichever is larger, as for `Dispatchers.IO`. See
      * [ForagePoolBuilder.maxBlockingThreads].
@@ -246,6 +259,7 @@ public actual class ForageDispatcherBuilder internal constructor() {
     internal fun poolBuilder(): ForagePoolBuilder {
         val builder = ForagePool.builder().threads(threads).daemon(daemon)
         maxBlockingThreads?.let { builder.maxBlockingThreads(it) }
+        maxParallelism?.let { builder.maxParallelism(it) }
         builder.blockingKeepAlive(blockingKeepAlive.inWholeNanoseconds, TimeUnit.NANOSECONDS)
         if (keepAlive == kotlin.time.Duration.INFINITE) {
             builder.keepAliveForever()

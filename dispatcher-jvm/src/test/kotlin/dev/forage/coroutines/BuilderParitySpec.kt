@@ -30,6 +30,7 @@ class BuilderParitySpec : FunSpec({
             name = "parity"
             daemon = false
             maxBlockingThreads = 7
+            maxParallelism = 5
             blockingKeepAlive = 5.seconds
             keepAlive = 2.seconds
             blockingDetection = 50.milliseconds
@@ -46,6 +47,7 @@ class BuilderParitySpec : FunSpec({
         java.name shouldBe "parity"
         java.daemon shouldBe false
         java.maxBlockingThreads shouldBe 7
+        java.maxParallelism shouldBe 5
         java.blockingKeepAliveNanos shouldBe 5_000_000_000L
         java.keepAliveNanos shouldBe 2_000_000_000L
         java.blockedJobMillis shouldBe 50L
@@ -94,6 +96,8 @@ class BuilderParitySpec : FunSpec({
         }
         shouldThrow<IllegalArgumentException> { b.maxBlockingThreads = -1 }.message shouldContain
             "maxBlockingThreads must be between 0 and"
+        shouldThrow<IllegalArgumentException> { b.maxParallelism = 0 }.message shouldContain
+            "maxParallelism must be between 1 and"
         shouldThrow<IllegalArgumentException> { b.blockingKeepAlive = 500.microseconds }.message shouldContain
             "blockingKeepAlive must be at least 1 ms, was 500 MICROSECONDS"
         shouldThrow<IllegalArgumentException> { b.blockingDetection = 1500.microseconds }.message shouldContain
@@ -108,6 +112,7 @@ class BuilderParitySpec : FunSpec({
         // Nothing refused was kept.
         val java = PoolBuilderView(b.poolBuilder())
         java.maxBlockingThreads shouldBe -1
+        java.maxParallelism shouldBe 0
         java.blockedJobMillis shouldBe 0L
         java.queueCapacity shouldBe ForagePoolBuilder.MAX_QUEUE_CAPACITY
     }

@@ -65,6 +65,18 @@ class LimitedParallelismSpec : FunSpec({
         }
     }
 
+    test("a limit below the pool's maximum stays a limit after the pool grows") {
+        forageDispatcher { threads = 2; maxParallelism = 4; name = "resized" }.use { d ->
+            val view = d.limitedParallelism(2)
+            (view === d) shouldBe false // the pool may have 4 threads later: a covering check against 2 would lapse
+            d.limitedParallelism(4) shouldBeSameInstanceAs d
+            d.pool.setParallelism(4) shouldBe 2
+            withWatchdog {
+                maxConcurrency(view, 2, tasks = 200, suspendInside = false) shouldBe 2
+            }
+        }
+    }
+
     test("a limit below 1 is rejected with a clear message") {
         testDispatcher(2, "bad-limit").use { d ->
             shouldThrow<IllegalArgumentException> { d.limitedParallelism(0) }.message shouldContain "at least 1, was 0"
