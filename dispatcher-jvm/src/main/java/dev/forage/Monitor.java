@@ -175,8 +175,10 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     }
 
     private boolean anyWorkerBusy() {
-        for (Worker w : registry.workers) {
-            if ((w.counters.busyWord() & 1L) != 0) {
+        // Up to slotsInUse only: an extra slot's worker is made on its first use, null until then.
+        Worker[] workers = registry.workers;
+        for (int i = 0, n = registry.slotsInUse; i < n; i++) {
+            if ((workers[i].counters.busyWord() & 1L) != 0) {
                 return true;
             }
         }

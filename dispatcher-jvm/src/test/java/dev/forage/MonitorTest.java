@@ -262,6 +262,9 @@ class MonitorTest {
             Watchdog.awaitCondition("the monitor ended once nothing was left to watch", BOUND,
                     () -> !monitor.gate.isRunning() && (monitor.thread() == null || !monitor.thread().isAlive()),
                     pool::toString);
+            // Its last look (X2) reads every worker in use, and only those: the pool's extra slots, made on
+            // first use, are still empty here, and reading one would end a monitor with an exception instead.
+            assertFalse(monitor.anythingToWatch(), pool::toString);
             CountDownLatch again = new CountDownLatch(1);
             pool.execute(again::countDown);
             assertTrue(again.await(BOUND.getSeconds(), TimeUnit.SECONDS));
