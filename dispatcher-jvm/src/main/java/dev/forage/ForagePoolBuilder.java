@@ -351,16 +351,7 @@ public final class ForagePoolBuilder {
      * }</pre>
      */
     public ForagePoolBuilder longJobThreshold(long time, TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("longJobThreshold: unit must not be null");
-        }
-        long millis = unit.toMillis(time);
-        boolean wholeMillis = unit.toNanos(time) % 1_000_000L == 0;
-        if (time < 0 || millis > Tunable.JFR_LONG_JOB_MILLIS.max || !wholeMillis) {
-            throw new IllegalArgumentException("longJobThreshold must be a whole number of milliseconds from 0 to "
-                    + Tunable.JFR_LONG_JOB_MILLIS.max + " ms, was " + time + " " + unit);
-        }
-        this.tuning = tuning.with(Tunable.JFR_LONG_JOB_MILLIS, millis);
+        this.tuning = tuning.withMillis(Tunable.JFR_LONG_JOB_MILLIS, "longJobThreshold", "", time, unit);
         return this;
     }
 
@@ -383,16 +374,7 @@ public final class ForagePoolBuilder {
      * }</pre>
      */
     public ForagePoolBuilder blockingDetection(long time, TimeUnit unit) {
-        if (unit == null) {
-            throw new NullPointerException("blockingDetection: unit must not be null");
-        }
-        long millis = unit.toMillis(time);
-        boolean wholeMillis = unit.toNanos(time) % 1_000_000L == 0;
-        if (time < 0 || millis > Tunable.BLOCKED_JOB_MILLIS.max || !wholeMillis) {
-            throw new IllegalArgumentException("blockingDetection must be a whole number of milliseconds from 0 (off)"
-                    + " to " + Tunable.BLOCKED_JOB_MILLIS.max + " ms, was " + time + " " + unit);
-        }
-        this.tuning = tuning.with(Tunable.BLOCKED_JOB_MILLIS, millis);
+        this.tuning = tuning.withMillis(Tunable.BLOCKED_JOB_MILLIS, "blockingDetection", " (off)", time, unit);
         return this;
     }
 

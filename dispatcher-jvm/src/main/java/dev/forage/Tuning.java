@@ -1,6 +1,7 @@
 package dev.forage;
 
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One pool's values of every {@link Tunable}: immutable, built by {@link ForagePoolBuilder} and handed to the
@@ -32,6 +33,24 @@ final class Tuning {
             values[asleep] = Math.max(values[asleep], values[Tunable.PRE_RFC5_ROUNDS_UNTIL_SLEEPY.ordinal()] + 1);
         }
         return new Tuning(values).checked();
+    }
+
+    /**
+     * {@code tunable} set from a duration the user gave ({@link ForagePoolBuilder#longJobThreshold},
+     * {@link ForagePoolBuilder#blockingDetection}): whole milliseconds from 0 to the tunable's maximum, checked
+     * here once for every such setting; {@code zero} says what 0 means in the message, if anything.
+     */
+    Tuning withMillis(Tunable tunable, String setting, String zero, long time, TimeUnit unit) {
+        if (unit == null) {
+            throw new NullPointerException(setting + ": unit must not be null");
+        }
+        long millis = unit.toMillis(time);
+        boolean wholeMillis = unit.toNanos(time) % 1_000_000L == 0;
+        if (time < 0 || millis > tunable.max || !wholeMillis) {
+            throw new IllegalArgumentException(setting + " must be a whole number of milliseconds from 0" + zero
+                    + " to " + tunable.max + " ms, was " + time + " " + unit);
+        }
+        return with(tunable, millis);
     }
 
     /**
