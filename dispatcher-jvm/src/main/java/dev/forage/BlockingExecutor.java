@@ -56,7 +56,7 @@ final class BlockingExecutor implements Executor {
             // still run.
             throw registry.lifecycle.rejected(task);
         }
-        Runnable job = registry.pool.decorate(task); // on the submitting thread, before anything is queued
+        Runnable job = registry.decorate(task); // on the submitting thread, before anything is queued
         queue.add(job);
         if (!tryReserve()) {
             return; // every drainer is busy; each takes from the queue before it leaves
@@ -89,7 +89,7 @@ final class BlockingExecutor implements Executor {
     private final class Drainer implements Runnable {
         @Override
         public void run() {
-            Worker w = registry.currentWorker();
+            Worker w = InWorker.of(registry);
             if (w == null) {
                 // Off the pool: a drainer that shutdownNow handed back, run by its caller. No worker to compensate.
                 drain();

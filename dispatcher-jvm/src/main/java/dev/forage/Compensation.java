@@ -1,6 +1,5 @@
 package dev.forage;
 
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Keeps a pool's parallelism while some of its workers block ({@code docs/sleep.md}, "Blocking sections and
@@ -149,7 +148,7 @@ final class Compensation {
         if (previous != FREE) {
             // SPARE: it parks until activated. LEAVING: it may be in the spare's park already, having seen an
             // earlier activation and release come and go while it slept; it goes back to its loop either way.
-            LockSupport.unpark(chosen.thread);
+            chosen.spare.unpark();
         } else if (!threads.start(chosen)) {
             // No thread: the pool runs with one worker fewer until the section ends. The section itself goes
             // on; nothing that was accepted depends on this slot, whose deque is empty.
@@ -184,7 +183,7 @@ final class Compensation {
                 s.release.set();
             }
             if (s.state != FREE) {
-                LockSupport.unpark(s.thread);
+                s.spare.unpark();
             }
         }
     }
@@ -239,6 +238,7 @@ final class Compensation {
      */
     boolean awaitActivation(Slot slot) {
         long deadline = System.nanoTime() + keepAliveNanos;
+        slot.spare.bindCurrentThread(); // before the state is read: an activation after it unparks this thread
         while (true) {
             synchronized (this) {
                 if (slot.state != SPARE) {
@@ -249,7 +249,7 @@ final class Compensation {
                     return false;
                 }
             }
-            LockSupport.parkNanos(this, Math.max(deadline - System.nanoTime(), 1L));
+            slot.spare.park(Math.max(deadline - System.nanoTime(), 1L));
             Thread.interrupted(); // an interrupt from shutdownNow; the state says what to do
         }
     }
@@ -293,6 +293,11 @@ final class Compensation {
         /** The latch whose set releases the slot; replaced on every activation, under the monitor. */
         SpinLatch release;
         Thread thread;
+        /**
+         * Where the slot's thread waits as a spare ({@link #awaitActivation}), apart from the worker's own parker,
+         * which the sleep protocol may still unpark for the worker's last spell.
+         */
+        final Parker spare = new ThreadParker();
 
         Slot(Worker worker) {
             this.worker = worker;

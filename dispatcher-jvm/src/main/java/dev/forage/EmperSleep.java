@@ -24,6 +24,8 @@ package dev.forage;
  */
 final class EmperSleep implements Sleep {
     private final EmperSleepers sleepers = new EmperSleepers();
+    /** The workers' parkers, for their latch-ended parks only. */
+    private final Parker[] parkers;
     private final HintPipe pipe = new HintPipe();
     private final HintPipe.Reader[] readers;
     private final PoolProbe probe;
@@ -53,10 +55,11 @@ final class EmperSleep implements Sleep {
     }
 
     /**
-     * For {@code threads} workers; {@link Tunable#ROUNDS_UNTIL_SLEEPY} failed searches (yielding after each)
-     * before a worker sleeps.
+     * For one worker per parker; {@link Tunable#ROUNDS_UNTIL_SLEEPY} failed searches (yielding after each) before a
+     * worker sleeps. Its sleepers wait on the pipe's lock; the parkers serve only the workers' latch-ended parks.
      */
-    EmperSleep(Tuning tuning, int threads, PoolProbe probe) {
+    EmperSleep(Tuning tuning, Parker[] parkers, PoolProbe probe) {
+        int threads = parkers.length;
         int roundsUntilSleep = tuning.getInt(Tunable.ROUNDS_UNTIL_SLEEPY);
         if (threads < 1 || threads > JecCounters.THREADS_MAX) {
             throw new IllegalArgumentException(
@@ -73,6 +76,7 @@ final class EmperSleep implements Sleep {
             readers[i] = new HintPipe.Reader(pipe);
         }
         this.probe = probe;
+        this.parkers = parkers;
         this.roundsUntilSleep = roundsUntilSleep;
     }
 
@@ -194,6 +198,7 @@ final class EmperSleep implements Sleep {
         } finally {
             pipe.lock.unlock();
         }
+        parkers[workerIndex].latchSet(); // or it is in a latch-ended park (the wait past the help bound)
     }
 
     @Override

@@ -13,7 +13,7 @@ final class ExtraMain extends LaunchedMain {
     @Override
     void runLaunched() {
         Worker worker = slot.worker;
-        Worker previous = Worker.bind(worker);
+        Worker previous = InWorker.bind(worker);
         worker.busyStarts();
         worker.registry.monitor.workerBusy();
         try {
@@ -23,7 +23,7 @@ final class ExtraMain extends LaunchedMain {
                 worker.busyEnds();
             }
         } finally {
-            Worker.unbind(previous); // the slot may have a new thread already: the hook submits from outside
+            InWorker.unbind(previous); // the slot may have a new thread already: the hook submits from outside
             runner.hooks.stopping();
             runner.ending.threadExited();
         }

@@ -31,7 +31,7 @@ public final class ForageLatch {
 
     /** A new unset latch owned by the calling thread. */
     public static ForageLatch forCurrentThread() {
-        Worker w = Worker.current();
+        Worker w = InWorker.current();
         if (w != null) {
             return new ForageLatch(Thread.currentThread(), w, w.registry.runner.newLatch(w));
         }

@@ -102,18 +102,11 @@ import java.util.concurrent.TimeUnit;
 public final class ForagePool implements Executor, AutoCloseable {
     private final Registry registry;
     private final boolean common;
-    /** {@link ForagePoolBuilder#taskDecorator}, or null: submissions are queued as they are. */
-    private final ForageTaskDecorator decorator;
 
     ForagePool(Registry registry, boolean common) {
-        this(registry, common, null);
-    }
-
-    ForagePool(Registry registry, boolean common, ForageTaskDecorator decorator) {
         this.registry = registry;
         this.common = common;
-        this.decorator = decorator;
-        registry.pool = this;
+        registry.face = this;
     }
 
     /** A builder for a private pool. */
@@ -132,8 +125,8 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /** The pool whose worker is running the calling thread, or null when called from outside every pool. */
     public static ForagePool current() {
-        Worker w = Worker.current();
-        return w == null ? null : w.registry.pool;
+        Worker w = InWorker.current();
+        return w == null ? null : (ForagePool) w.registry.face;
     }
 
     /**
@@ -158,7 +151,7 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.managedBlock: blocking must not be null; pass the code that "
                     + "blocks");
         }
-        Worker w = Worker.current();
+        Worker w = InWorker.current();
         return w == null ? blocking.call() : w.registry.managedBlock(blocking);
     }
 
@@ -211,13 +204,13 @@ public final class ForagePool implements Executor, AutoCloseable {
      * stands in for a blocked worker ({@link #managedBlock}) has an index of {@link #maxParallelism()} or more.
      */
     public static int currentWorkerIndex() {
-        Worker w = Worker.current();
+        Worker w = InWorker.current();
         return w == null ? -1 : w.index;
     }
 
     /** True when the calling thread is one of this pool's workers. */
     public boolean isCurrentThreadWorker() {
-        return registry.currentWorker() != null;
+        return InWorker.of(registry) != null;
     }
 
     /**
@@ -373,7 +366,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (job == null) {
             throw new NullPointerException("ForagePool.execute: job must not be null");
         }
-        registry.execute(registry.queueWaits.sample(decorate(job)));
+        registry.submit(job);
     }
 
     /**
@@ -406,7 +399,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (job == null) {
             throw new NullPointerException("ForagePool.executeFair: job must not be null");
         }
-        registry.executeFair(registry.queueWaits.sample(decorate(job)));
+        registry.submitFair(job);
     }
 
     /**
@@ -431,7 +424,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (unit == null) {
             throw new NullPointerException("ForagePool.schedule: unit must not be null");
         }
-        return new TimerHandle(registry.timers.schedule(decorate(job), unit.toNanos(delay)), registry.clock);
+        return new TimerHandle(registry.schedule(job, unit.toNanos(delay), false), registry.clock);
     }
 
     /**
@@ -458,7 +451,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (unit == null) {
             throw new NullPointerException("ForagePool.scheduleTimeout: unit must not be null");
         }
-        return new TimerHandle(registry.timers.schedule(decorate(action), unit.toNanos(delay), true), registry.clock);
+        return new TimerHandle(registry.schedule(action, unit.toNanos(delay), true), registry.clock);
     }
 
     /**
@@ -477,18 +470,7 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.join: both computations must be non-null (a="
                     + a + ", b=" + b + ")");
         }
-        // Rayon's in_worker, with the worker case first: join is the fork-join hot path, and only a call from
-        // outside allocates the operation object.
-        Worker w = registry.currentWorker();
-        if (w != null) {
-            return Join.onWorker(w, a, b);
-        }
-        return outside(a, new Runner.WorkerOp<JoinResult<A, B>>() {
-            @Override
-            public JoinResult<A, B> run(Worker worker) {
-                return Join.onWorker(worker, a, b);
-            }
-        });
+        return InWorker.join(registry, a, b);
     }
 
     /**
@@ -503,16 +485,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (body == null) {
             throw new NullPointerException("ForagePool.scope: body must not be null");
         }
-        Worker w = registry.currentWorker();
-        if (w != null) {
-            return ScopeRun.onWorker(w, body);
-        }
-        return outside(body, new Runner.WorkerOp<T>() {
-            @Override
-            public T run(Worker worker) {
-                return ScopeRun.onWorker(worker, body);
-            }
-        });
+        return InWorker.scope(registry, body);
     }
 
     /**
@@ -538,12 +511,7 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.scopeAsync: body and listener must be non-null (body="
                     + body + ", listener=" + listener + ")");
         }
-        AsyncScope<T> scope = new AsyncScope<>(registry, body, listener);
-        if (isCurrentThreadWorker()) {
-            scope.run();
-        } else {
-            registry.execute(decorate(scope));
-        }
+        InWorker.scopeAsync(registry, body, listener);
     }
 
     /**
@@ -560,31 +528,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (computation == null) {
             throw new NullPointerException("ForagePool.install: computation must not be null");
         }
-        if (registry.currentWorker() != null) {
-            return computation.compute();
-        }
-        return outside(computation, new Runner.WorkerOp<T>() {
-            @Override
-            public T run(Worker worker) {
-                return computation.compute();
-            }
-        });
-    }
-
-    /**
-     * A structured call from a thread that is not one of this pool's workers: the operation runs on a worker (or,
-     * on a single-threaded pool, on the caller) inside the task decorator, captured here.
-     */
-    private <T> T outside(Object task, Runner.WorkerOp<T> op) {
-        return registry.runner.inWorkerOutside(task, DecoratedOp.of(op, decorator, registry.name));
-    }
-
-    /**
-     * {@code job} through the pool's {@link ForageTaskDecorator}, on the submitting thread, before it is queued
-     * ({@code job} itself without one). The decorator's exception is the submission's.
-     */
-    Runnable decorate(Runnable job) {
-        return DecoratedJob.of(decorator, job, registry.name);
+        return InWorker.install(registry, computation);
     }
 
     /** A snapshot of the pool's statistics, summed over its workers. */
@@ -613,12 +557,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     public List<Runnable> shutdownNow() {
         checkNotCommon("shutdownNow");
-        List<Runnable> neverStarted = registry.shutdownNow();
-        for (int i = 0; i < neverStarted.size(); i++) {
-            // The submitted job, not the wrappers the pool queued: a queue-wait sample's, the decorator's.
-            neverStarted.set(i, DecoratedJob.undecorated(QueueWaits.untimed(neverStarted.get(i))));
-        }
-        return neverStarted;
+        return registry.shutdownNow();
     }
 
     /**
@@ -718,27 +657,5 @@ public final class ForagePool implements Executor, AutoCloseable {
                 + (s.retiredWorkers() > 0 ? ", retired=" + s.retiredWorkers() : "")
                 + ", queued=" + s.queuedJobs() + " (deques=" + s.dequeQueuedJobs() + ", injector="
                 + s.injectorQueuedJobs() + "), steals=" + s.steals() + ", jobsRun=" + s.jobsRun() + "]";
-    }
-
-    /** The lazily created common pool (initialization-on-demand holder). */
-    private static final class CommonPool {
-        /** {@code forage.common.parallelism} as set when the pool was made, or null; before {@link #INSTANCE}. */
-        static final String PRESET = System.getProperty("forage.common.parallelism");
-        static final ForagePool INSTANCE = create();
-
-        private static ForagePool create() {
-            int threads = Runtime.getRuntime().availableProcessors();
-            String property = PRESET;
-            if (property != null) {
-                try {
-                    threads = Integer.parseInt(property.trim());
-                } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("system property forage.common.parallelism=" + property
-                            + " is not an integer; allowed: 1.." + ForagePoolBuilder.MAX_THREADS, e);
-                }
-            }
-            ForagePoolBuilder builder = new ForagePoolBuilder().threads(threads).name("forage-common").daemon(true);
-            return new ForagePool(builder.buildRegistry(), true);
-        }
     }
 }

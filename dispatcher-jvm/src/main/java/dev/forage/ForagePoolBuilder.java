@@ -423,7 +423,7 @@ public final class ForagePoolBuilder {
 
     /** Builds and starts the pool. */
     public ForagePool build() {
-        return new ForagePool(buildRegistry(), false, taskDecorator);
+        return new ForagePool(buildRegistry(), false);
     }
 
     Registry buildRegistry() {

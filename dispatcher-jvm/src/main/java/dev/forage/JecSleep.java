@@ -150,28 +150,15 @@ final class JecSleep implements Sleep {
 
     /**
      * The nap: a park of {@link #napNanos} as an idle worker, counted in {@link #nappers} so that a post to a queue
-     * that already held jobs ends it ({@link #wakeNapper}), and through the latch's sleepy states so that a latch
-     * set during the nap unparks us ({@link #notifyWorkerLatchIsSet}): we publish {@code napping} and then CAS the
-     * latch to SLEEPING; a setter swaps in SET and then reads {@code napping}. Volatile accesses are totally
-     * ordered, so either our CAS fails (SET came first) or the setter sees SLEEPING and then our thread (pair D).
+     * that already held jobs ends it ({@link #wakeNapper}). It is the parker's latch-ended park, so a latch set
+     * during the nap unparks us ({@link #notifyWorkerLatchIsSet}, pair D); an interrupt (shutdownNow) ends it at
+     * once and stays set for the sleep that follows, which absorbs it (block).
      */
     private void nap(int index, CoreLatch latch) {
         WorkerSleepState state = workers[index];
-        state.lastNapParkNanos = -1L;
-        if (!latch.getSleepy()) {
-            return; // SET: the worker loop will see it
-        }
-        state.parker.bindCurrentThread();
         state.napping = true;
         nappers.getAndIncrement();
-        if (latch.fallAsleep()) {
-            // An interrupt (shutdownNow) makes this return at once; it stays set for the sleep that follows,
-            // which absorbs it (block).
-            long start = System.nanoTime();
-            state.parker.park(napNanos);
-            state.lastNapParkNanos = System.nanoTime() - start;
-            latch.wakeUp();
-        }
+        state.parker.parkUntilSet(latch, napNanos, false);
         nappers.getAndDecrement();
         state.napping = false;
     }
@@ -188,19 +175,6 @@ final class JecSleep implements Sleep {
                 return;
             }
         }
-    }
-
-    /**
-     * Unparks the worker of {@code state} if it naps now; returns whether it did. An unpark that comes after the
-     * nap ended is a spare permit, which at most shortens the worker's next park: every park here loops or is
-     * bounded.
-     */
-    private static boolean unparkNapper(WorkerSleepState state) {
-        if (state == null || !state.napping) {
-            return false;
-        }
-        state.parker.unpark();
-        return true;
     }
 
     /**
@@ -358,7 +332,7 @@ final class JecSleep implements Sleep {
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         if (!wakeSpecificThread(workerIndex)) {
-            unparkNapper(workers[workerIndex]); // not asleep: it may be napping on this latch (nap)
+            parkers[workerIndex].latchSet(); // not asleep: it may be in a latch-ended park (nap, pause, blocked)
         }
     }
 
@@ -430,7 +404,7 @@ final class JecSleep implements Sleep {
      */
     long lastNapParkNanos(int index) {
         WorkerSleepState state = workers[index];
-        return state != null ? state.lastNapParkNanos : -1L;
+        return state != null ? state.parker.lastLatchParkNanos() : -1L;
     }
 
     /** Test hook: workers in a nap that jobs piling up end (not counting lone-job pauses). */

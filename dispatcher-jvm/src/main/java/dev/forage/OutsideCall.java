@@ -19,7 +19,7 @@ final class OutsideCall<T> implements Computation<T>, TaskWrapper {
 
     @Override
     public T compute() {
-        return op.run(worker != null ? worker : Worker.current());
+        return op.run(worker != null ? worker : InWorker.current());
     }
 
     @Override

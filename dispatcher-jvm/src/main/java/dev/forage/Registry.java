@@ -12,10 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * The engine of one pool: its workers, the injector, the sleep protocol, the timers, the life cycle and the
  * runner that gives the workers threads. {@link ForagePool} and every other face are thin layers over it.
  *
- * <p>Which pool is the caller on? {@link #currentWorker()} answers that once, for every entry point; an entry
- * point that must run on a worker does what Rayon's {@code in_worker} does: runs inline on one of our workers,
- * else goes through {@link Runner#inWorkerOutside}, the runner's {@code in_worker_cold} (a plain thread blocks)
- * or {@code in_worker_cross} (another pool's worker keeps working while it waits).
+ * <p>Which pool is the caller on is {@link InWorker}'s to say, for every entry point here.
  */
 final class Registry implements PoolProbe, LatchWaker {
     final String name;
@@ -52,11 +49,16 @@ final class Registry implements PoolProbe, LatchWaker {
     final Thread.UncaughtExceptionHandler handler;
     /** {@link ForagePool#blockingExecutor()}: parallelism {@code maxBlockingThreads}. */
     final BlockingExecutor blocking;
-    /** The public face, for {@link ForagePool#current()}. */
-    ForagePool pool;
+    /**
+     * The {@code ForagePool} over this registry, for {@link ForagePool#current()}, which alone reads it. Typed
+     * {@code Object}: the engine never calls its own face.
+     */
+    Object face;
 
     final QueueBound queueBound; // how many jobs the queues hold, and what a full one does
     final QueueWaits queueWaits; // how long submitted jobs wait before they start
+    /** The builder's {@link ForageTaskDecorator}, or null: submissions are queued as they are. */
+    private final ForageTaskDecorator decorator;
     /** This pool's tunables; its parts copy what they read when they are made. */
     final Tuning tuning;
     /** Whether a worker pauses after leaving a lone job beside a producer ({@link SleepProtocol}'s choice). */
@@ -75,6 +77,7 @@ final class Registry implements PoolProbe, LatchWaker {
         this.name = name;
         this.clock = clock;
         this.handler = handler;
+        this.decorator = settings.taskDecorator;
         this.lifecycle = new Lifecycle(name, injector);
         this.queueWaits = new QueueWaits(name, PoolEvents.INSTANCE);
         int core = Math.max(Math.max(threads, settings.maxParallelism), 1); // every core slot, made now
@@ -112,14 +115,6 @@ final class Registry implements PoolProbe, LatchWaker {
         runner.start();
     }
 
-    // Which pool is the caller on.
-
-    /** This pool's worker running the calling thread, or null. */
-    Worker currentWorker() {
-        Worker w = Worker.current();
-        return w != null && w.registry == this ? w : null;
-    }
-
     /**
      * Under the compensation's lock, before the slot's first activation: extra slot {@code index}'s worker, made
      * now if it was never used. Published to other threads by the {@link #raiseSlotsInUse} that follows.
@@ -140,6 +135,39 @@ final class Registry implements PoolProbe, LatchWaker {
         }
     }
 
+    // Submissions from users: the task decorator.
+
+    /**
+     * {@code job} through the pool's {@link ForageTaskDecorator}, on the submitting thread, before it is queued
+     * ({@code job} itself without one). The decorator's exception is the submission's.
+     */
+    Runnable decorate(Runnable job) {
+        return DecoratedJob.of(decorator, job, name);
+    }
+
+    /** {@link ForagePool#execute}: decorated, perhaps sampled for its queue wait, and run on the pool. */
+    void submit(Runnable job) {
+        execute(queueWaits.sample(decorate(job)));
+    }
+
+    /** {@link ForagePool#executeFair}: decorated, perhaps sampled, behind the jobs already queued. */
+    void submitFair(Runnable job) {
+        executeFair(queueWaits.sample(decorate(job)));
+    }
+
+    /**
+     * {@link ForagePool#schedule} ({@code inline} false: the job is queued at its deadline) and
+     * {@link ForagePool#scheduleTimeout} ({@code inline}: the action runs on the thread that notices the deadline).
+     */
+    TimerTask schedule(Runnable job, long delayNanos, boolean inline) {
+        return timers.schedule(decorate(job), delayNanos, inline);
+    }
+
+    /** A structured call from outside, {@code op}, run on a worker inside the decorator captured now. */
+    <T> Runner.WorkerOp<T> decorateCall(Runner.WorkerOp<T> op) {
+        return DecoratedOp.of(op, decorator, name);
+    }
+
     // Blocking sections.
 
     /**
@@ -147,7 +175,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * keeps the pool's parallelism meanwhile ({@link Compensation}); on any other thread it just runs.
      */
     <T> T managedBlock(Callable<T> blocking) throws Exception {
-        Worker w = currentWorker();
+        Worker w = InWorker.of(this);
         if (w == null) {
             return blocking.call();
         }
@@ -169,7 +197,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * "What shutdown refuses").
      */
     void execute(Runnable job) {
-        Worker w = currentWorker();
+        Worker w = InWorker.of(this);
         if (w == null) {
             if (!tryInjectFromOutside(job)) {
                 queueBound.refusedFromOutside(this, job);
@@ -197,7 +225,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * it is an outside submission, refused after shutdown.
      */
     void fork(Runnable job) {
-        Worker w = currentWorker();
+        Worker w = InWorker.of(this);
         if (w == null) {
             injectFromOutside(job);
         } else {
@@ -210,7 +238,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * where the runner puts it ({@link Runner#submitBehindQueued}), else at the back of the injector.
      */
     void executeFair(Runnable job) {
-        Worker w = currentWorker();
+        Worker w = InWorker.of(this);
         if (w == null) {
             injectFromOutside(job);
             return;
@@ -221,7 +249,7 @@ final class Registry implements PoolProbe, LatchWaker {
 
     /** Queues {@code job} at the back of the injector, from any thread (FIFO). */
     void inject(Runnable job) {
-        if (currentWorker() != null) {
+        if (InWorker.of(this) != null) {
             pushInjected(job);
         } else {
             injectFromOutside(job);
@@ -291,7 +319,7 @@ final class Registry implements PoolProbe, LatchWaker {
 
     /** {@link ForagePool#awaitReadiness}, arguments not null: the pool's {@link PoolIo} checks the rest. */
     IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
-        return io.awaitReadiness(currentWorker(), channel, op, listener);
+        return io.awaitReadiness(InWorker.of(this), channel, op, listener);
     }
 
     // Exceptions.
@@ -346,11 +374,11 @@ final class Registry implements PoolProbe, LatchWaker {
         boolean first = lifecycle.startShutdown();
         List<Runnable> never = new ArrayList<>();
         for (TimerTask t : timers.drainPending()) {
-            never.add(t.job());
+            never.add(submitted(t.job()));
         }
         Runnable job;
         while ((job = injector.poll()) != null) {
-            never.add(job instanceof TimerTask ? ((TimerTask) job).job() : job);
+            never.add(submitted(job instanceof TimerTask ? ((TimerTask) job).job() : job));
         }
         runner.shutdownStarted(true);
         if (first) {
@@ -359,8 +387,13 @@ final class Registry implements PoolProbe, LatchWaker {
         return never;
     }
 
+    /** The job a user submitted, without the wrappers the pool queued: a queue-wait sample's, the decorator's. */
+    private static Runnable submitted(Runnable queued) {
+        return DecoratedJob.undecorated(QueueWaits.untimed(queued));
+    }
+
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        if (currentWorker() != null && !lifecycle.isTerminated()) {
+        if (InWorker.of(this) != null && !lifecycle.isTerminated()) {
             throw new IllegalStateException("awaitTermination called on a worker of pool " + name
                     + ": it would wait for itself; call it from a thread outside the pool");
         }
@@ -393,27 +426,21 @@ final class Registry implements PoolProbe, LatchWaker {
     // LatchWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.
 
     /**
-     * The owner sleeps on a latch just set: in the sleep protocol, in its search policy's lone-job pause
-     * ({@link LatchPause}), or, past the help bound, blocked outside both ({@code Worker.awaitBlocked}). All are
-     * told: those it is not in ignore it (the protocol finds the worker not asleep, the pause not pausing; a stale
-     * unpark is a spurious return of a later park, which every park loop tolerates). Only on the slow path: a set
-     * that finds its owner awake calls nothing.
+     * The owner may sleep on a latch just set: the protocol wakes it, from its own sleep or from the parker's
+     * latch-ended park (the nap, the lone-job pause, the wait past the help bound), as Rayon's
+     * {@code notify_worker_latch_is_set} is one call. Only on the slow path: a set that finds its owner awake calls
+     * nothing.
      */
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         sleep.notifyWorkerLatchIsSet(workerIndex);
-        workers[workerIndex].pause.latchSet();
-        Thread blocked = workers[workerIndex].latchBlockedThread;
-        if (blocked != null) {
-            LockSupport.unpark(blocked);
-        }
     }
 
     // PoolProbe: what the sleep protocol may ask.
 
     @Override
     public int callingWorkerIndex() {
-        Worker w = currentWorker();
+        Worker w = InWorker.of(this);
         return w != null ? w.index : -1;
     }
 

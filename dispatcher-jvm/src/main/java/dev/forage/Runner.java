@@ -36,11 +36,12 @@ interface Runner {
     void submitBehindQueued(Worker w, Runnable job);
 
     /**
-     * The calling thread is not one of this pool's workers: runs {@code op} on one and returns its result (Rayon's
-     * {@code in_worker_cold} from a plain thread, {@code in_worker_cross} from another pool's worker). {@code task}
-     * is the user's object behind {@code op}, which diagnostics name ({@link TaskWrapper}).
+     * The calling thread is not one of this pool's workers ({@link InWorker#call}): runs {@code op} on one and
+     * returns its result. {@code caller} is the caller's worker in another pool (Rayon's {@code in_worker_cross}:
+     * it keeps working there while it waits) or null (a plain thread, {@code in_worker_cold}: it blocks).
+     * {@code task} is the user's object behind {@code op}, which diagnostics name ({@link TaskWrapper}).
      */
-    <T> T inWorkerOutside(Object task, WorkerOp<T> op);
+    <T> T inWorkerOutside(Worker caller, Object task, WorkerOp<T> op);
 
     /** A new latch owned by {@code owner}, for a wait inside the pool ({@code ForageLatch}, {@code scope}). */
     SpinLatch newLatch(Worker owner);

@@ -30,7 +30,8 @@ import java.util.Arrays;
  *       ({@link Tunable#INJECTED_STREAM_ROUNDS}, section 3.8). Returns false when the protocol's turn has come.</li>
  *   <li>{@link #findAnyWork}: a plain search with no rule, for a worker that drains before it stops.</li>
  * </ul>
- * The pause is the one wait of its own: a bounded park through {@link LatchPause}, which the worker's latch ends.
+ * The pause is the one wait of its own: a bounded latch-ended park of the worker's parker
+ * ({@link Parker#parkUntilSet}), which a set of the worker's latch ends.
  * Sections are those of {@code docs/sleep.md}.
  */
 final class SearchPolicy extends SearchPolicyPad {
@@ -44,7 +45,8 @@ final class SearchPolicy extends SearchPolicyPad {
     private final InjectorBatches batches;
     /** The lone-job pause; 0: a yield instead (the lock-based baselines, or the tunable set to 0). */
     private final long loneJobPauseNanos;
-    private final LatchPause pause;
+    /** The worker's parker: the pause is its latch-ended park. */
+    private final Parker parker;
     /**
      * Per victim: the index of the lone job this worker last left in that victim's deque, and the search round
      * in which it did ({@link #passOver}).
@@ -57,8 +59,8 @@ final class SearchPolicy extends SearchPolicyPad {
      */
     private final int[] leftLoneJobTag;
 
-    /** For {@code owner}, whose registry has sized its worker array; {@code pause}: ended by the owner's latch. */
-    SearchPolicy(Worker owner, Registry registry, LatchPause pause) {
+    /** For {@code owner}, whose registry has sized its worker array. */
+    SearchPolicy(Worker owner, Registry registry) {
         Tuning tuning = registry.tuning;
         this.owner = owner;
         this.registry = registry;
@@ -67,7 +69,7 @@ final class SearchPolicy extends SearchPolicyPad {
         this.fairnessInterval = tuning.getInt(Tunable.FAIRNESS_INTERVAL);
         this.injectedStreamRounds = tuning.getInt(Tunable.INJECTED_STREAM_ROUNDS);
         this.loneJobPauseNanos = registry.pausesBesideProducers ? tuning.get(Tunable.LONE_JOB_PAUSE_NANOS) : 0L;
-        this.pause = pause;
+        this.parker = owner.parker;
         // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
         this.random = (owner.index + 1) * 0x9E3779B97F4A7C15L | 1L;
         this.untilFairnessCheck = fairnessInterval;
@@ -175,7 +177,7 @@ final class SearchPolicy extends SearchPolicyPad {
             // still there. Beside a producer, a pause first, so that this worker falls behind it instead of taking
             // each job as it is pushed; otherwise one yield, which is all a chain's owner needs to pop its job.
             if (producerSeen && loneJobPauseNanos > 0) {
-                pause.pause(latch, loneJobPauseNanos);
+                parker.parkUntilSet(latch, loneJobPauseNanos, false);
             } else {
                 Thread.yield();
             }

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Threads: {@link #unpark()} from any thread; everything else on the owner thread only.
  */
-final class SelectorParker implements Parker {
+final class SelectorParker extends Parker {
     /** Where the owner blocks, for {@link #unpark()}: nowhere, in {@code select}, or in {@code LockSupport}. */
     private static final int RUNNING = 0;
     private static final int SELECTING = 1;
@@ -116,6 +116,15 @@ final class SelectorParker implements Parker {
         }
         blockedIn = RUNNING;
         permit = false;
+    }
+
+    /**
+     * A park inside a job ({@link Parker#parkInJob}): in {@code LockSupport}, never in the select, whose readiness
+     * this worker could not serve before its job ends; the takeover watches its channels meanwhile.
+     */
+    @Override
+    void parkInJob(long nanos) {
+        parkPlain(nanos, PARKING);
     }
 
     /** U1: set the permit; U2: wake the owner where it blocks, if it does. */

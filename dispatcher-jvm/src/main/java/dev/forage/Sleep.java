@@ -8,7 +8,7 @@ package dev.forage;
  * then, after each failed search of every source, {@link #noWorkFound} (which may block), and
  * {@link #workFound} when a search succeeds or its latch is set. Producers call {@link #newInternalJobs} after a
  * push to a worker's own deque and {@link #newInjectedJobs} after a push to the injector; latches call
- * {@link #notifyWorkerLatchIsSet}. Those five events, plus the timer watch's deadline change, are all a protocol
+ * {@link #notifyWorkerLatchIsSet}. Those six events, plus the timer watch's deadline change, are all a protocol
  * sees; one that needs to look at the pool gets a {@link PoolProbe} when it is built, and its per-worker state lives
  * in the {@link IdleState} it makes (a wake-up hint reaches the search as {@link IdleState#firstPlaceToLook}). What
  * a worker looks at and what it does between searches before it calls {@code noWorkFound} is not the protocol's

@@ -36,7 +36,7 @@ public enum SleepProtocol {
     RAYON_PRE_RFC5 {
         @Override
         Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new SleepyWorkerSleep(tuning, parkers.length);
+            return new SleepyWorkerSleep(tuning, parkers);
         }
 
         @Override
@@ -53,7 +53,7 @@ public enum SleepProtocol {
     EMPER {
         @Override
         Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new EmperSleep(tuning, parkers.length, probe);
+            return new EmperSleep(tuning, parkers, probe);
         }
 
         @Override

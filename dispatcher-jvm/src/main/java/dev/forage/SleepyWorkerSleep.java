@@ -27,6 +27,8 @@ final class SleepyWorkerSleep implements Sleep {
     private final int roundsUntilSleepy;
     private final int roundsUntilAsleep;
     private final IdleStatistics counts = new IdleStatistics();
+    /** The workers' parkers, for their latch-ended parks only. */
+    private final Parker[] parkers;
 
     /** A worker's idle state here: its rounds. */
     private static final class Idle extends IdleState {
@@ -38,10 +40,12 @@ final class SleepyWorkerSleep implements Sleep {
     }
 
     /**
-     * For {@code threads} workers, with the module's rounds from {@code tuning}
-     * ({@link Tunable#PRE_RFC5_ROUNDS_UNTIL_SLEEPY} &lt; {@link Tunable#PRE_RFC5_ROUNDS_UNTIL_ASLEEP}).
+     * For one worker per parker, with the module's rounds from {@code tuning}
+     * ({@link Tunable#PRE_RFC5_ROUNDS_UNTIL_SLEEPY} &lt; {@link Tunable#PRE_RFC5_ROUNDS_UNTIL_ASLEEP}). Its sleepers
+     * wait on the module's lock; the parkers serve only the workers' latch-ended parks.
      */
-    SleepyWorkerSleep(Tuning tuning, int threads) {
+    SleepyWorkerSleep(Tuning tuning, Parker[] parkers) {
+        int threads = parkers.length;
         int roundsUntilSleepy = tuning.getInt(Tunable.PRE_RFC5_ROUNDS_UNTIL_SLEEPY);
         int roundsUntilAsleep = tuning.getInt(Tunable.PRE_RFC5_ROUNDS_UNTIL_ASLEEP);
         if (threads < 1 || threads > JecCounters.THREADS_MAX) {
@@ -59,6 +63,7 @@ final class SleepyWorkerSleep implements Sleep {
         }
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.roundsUntilAsleep = roundsUntilAsleep;
+        this.parkers = parkers;
     }
 
     @Override
@@ -172,6 +177,7 @@ final class SleepyWorkerSleep implements Sleep {
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         tickle();
+        parkers[workerIndex].latchSet(); // or it is in a latch-ended park (the wait past the help bound)
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.forage;
 import java.util.concurrent.locks.LockSupport;
 
 /** The default {@link Parker}: {@code LockSupport.park}/{@code unpark} on the bound thread. */
-final class ThreadParker implements Parker {
+final class ThreadParker extends Parker {
     /** Written by the owner before the protocol publishes that it may block; read by wakers after they see that. */
     private volatile Thread thread;
 

@@ -204,9 +204,8 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
     }
 
     @Override
-    public <T> T inWorkerOutside(Object task, WorkerOp<T> op) {
+    public <T> T inWorkerOutside(Worker other, Object task, WorkerOp<T> op) {
         Computation<T> onWorker = new OutsideCall<>(op, task, null);
-        Worker other = Worker.current();
         if (other != null) {
             // in_worker_cross: a worker of another pool owns the latch and keeps working in its own pool.
             SpinLatch latch = other.registry.runner.newLatch(other);

@@ -2,7 +2,6 @@ package dev.forage;
 
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker of a pool: its deque, its statistics, and the loop that runs jobs until a latch is set (Rayon's
@@ -14,10 +13,6 @@ import java.util.concurrent.locks.LockSupport;
  * share a cache line with the fields thieves read here ({@link #deque}) or with another object.
  */
 final class Worker extends WorkerPad1 {
-    /** Set for threads made by a custom thread factory; {@link ForageThread}s are found by type. */
-    private static final ThreadLocal<Worker> CUSTOM_THREAD_WORKER = new ThreadLocal<>();
-    private static volatile boolean customThreadsExist;
-
     static final long NO_DEADLINE = Long.MAX_VALUE;
     /** {@link #waitUntil(CoreLatch, long, long)}: the wait has no jobs of its own on the deque. */
     static final long NO_FLOOR = Long.MAX_VALUE;
@@ -31,8 +26,6 @@ final class Worker extends WorkerPad1 {
     /** The pool's socket IO, told of this worker's idle rounds and busy stretches. */
     private final PoolIo io;
 
-    /** The lone-job pause of {@link #search}, which a set of this worker's latch ends. */
-    final LatchPause pause;
     /** How this worker searches, and what it does between searches; owner thread only. */
     final SearchPolicy search;
     /** Its idle spells, and itself as its sleep protocol sees it while idle; owner thread only. */
@@ -49,11 +42,6 @@ final class Worker extends WorkerPad1 {
     private final int ioPollInterval;
     /** {@link Tunable#MAX_HELP_DEPTH}: where a wait stops helping. */
     private final int maxHelpDepth;
-    /**
-     * The thread of this worker while it waits for a latch outside the sleep protocol ({@link #awaitBlocked}), so
-     * that the latch's setter can unpark it ({@link Registry#notifyWorkerLatchIsSet}); null otherwise.
-     */
-    volatile Thread latchBlockedThread;
     /**
      * Failures of plain jobs not yet reported to the handler because reporting them ran out of stack; owner only.
      * Written in a catch block without a call, so it needs no stack; reported by the next {@link #execute} that
@@ -79,49 +67,9 @@ final class Worker extends WorkerPad1 {
         this.maxHelpDepth = tuning.getInt(Tunable.MAX_HELP_DEPTH);
         this.untilTimerCheck = timerCheckInterval;
         this.waitDeadline = NO_DEADLINE;
-        this.pause = new LatchPause(parker);
         // The registry sizes its worker array before it makes the workers.
-        this.search = new SearchPolicy(this, registry, pause);
+        this.search = new SearchPolicy(this, registry);
         this.idle = new WorkerIdle(this, registry);
-    }
-
-    /** The worker running on the calling thread, of any pool, or null. */
-    static Worker current() {
-        Thread t = Thread.currentThread();
-        if (t instanceof ForageThread) {
-            return ((ForageThread) t).worker;
-        }
-        return customThreadsExist ? CUSTOM_THREAD_WORKER.get() : null;
-    }
-
-    /**
-     * Makes {@code w} the calling thread's worker (what {@link #current()} returns) and returns the previous one,
-     * for {@link #unbind}. Used while a thread drives a single-threaded pool ({@link CallerRunner}).
-     */
-    static Worker bind(Worker w) {
-        Thread t = Thread.currentThread();
-        if (t instanceof ForageThread) {
-            ForageThread ft = (ForageThread) t;
-            Worker previous = ft.worker;
-            ft.worker = w;
-            return previous;
-        }
-        customThreadsExist = true;
-        Worker previous = CUSTOM_THREAD_WORKER.get();
-        CUSTOM_THREAD_WORKER.set(w);
-        return previous;
-    }
-
-    /** Restores the binding that {@link #bind} returned. */
-    static void unbind(Worker previous) {
-        Thread t = Thread.currentThread();
-        if (t instanceof ForageThread) {
-            ((ForageThread) t).worker = previous;
-        } else if (previous == null) {
-            CUSTOM_THREAD_WORKER.remove();
-        } else {
-            CUSTOM_THREAD_WORKER.set(previous);
-        }
     }
 
     /**
@@ -330,40 +278,29 @@ final class Worker extends WorkerPad1 {
      * deadline passed, and -1, without waiting, if no stand-in could be had: then the caller helps as usual.
      *
      * <p>Outside the sleep protocol, like a job that blocks: this worker is not counted idle or asleep, so no
-     * poster counts on it and no post wakes it; only the latch's setter does. It publishes its thread before the
-     * latch's SLEEPING state, and a setter that swaps in SET and saw SLEEPING reads the thread after
-     * ({@link Registry#notifyWorkerLatchIsSet}); volatile accesses are totally ordered, so either the CAS to
-     * SLEEPING fails or the setter unparks this thread.
+     * poster counts on it and no post wakes it; only the latch's setter does, through the parker's latch-ended
+     * park ({@link Parker#parkUntilSet}, pair D).
      */
     private int awaitBlocked(CoreLatch latch, long deadline) {
         if (!registry.runner.enterBlockingWithStandIn(this)) {
             return -1;
         }
         boolean interrupted = false;
-        latchBlockedThread = Thread.currentThread();
         try {
             while (!latch.probe()) {
-                long nanos = deadline == NO_DEADLINE ? 0L : deadline - clock.nanoTime();
-                if (deadline != NO_DEADLINE && nanos <= 0L) {
-                    return 0;
-                }
-                if (!latch.getSleepy()) {
-                    break; // SET
-                }
-                if (latch.fallAsleep()) {
-                    if (deadline == NO_DEADLINE) {
-                        LockSupport.park(latch);
-                    } else {
-                        LockSupport.parkNanos(latch, nanos);
+                long nanos = Parker.FOREVER;
+                if (deadline != NO_DEADLINE) {
+                    nanos = deadline - clock.nanoTime();
+                    if (nanos <= 0L) {
+                        return 0;
                     }
-                    latch.wakeUp();
                 }
+                parker.parkUntilSet(latch, nanos, true);
                 // An interrupt (shutdownNow) would end every park at once: keep it for the job that waits.
                 interrupted |= Thread.interrupted();
             }
             return 1;
         } finally {
-            latchBlockedThread = null;
             registry.runner.exitBlocking(this);
             if (interrupted) {
                 Thread.currentThread().interrupt();

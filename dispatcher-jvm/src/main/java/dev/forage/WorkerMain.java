@@ -19,7 +19,7 @@ final class WorkerMain extends LaunchedMain {
         Registry registry = runner.registry;
         Resize resize = runner.resize;
         int index = worker.index;
-        Worker previous = Worker.bind(worker);
+        Worker previous = InWorker.bind(worker);
         worker.busyStarts();
         registry.monitor.workerBusy();
         runner.hooks.started();
@@ -60,7 +60,7 @@ final class WorkerMain extends LaunchedMain {
         } finally {
             // Unbound first: a retired or shed worker may have a new thread already, the only one that may push on
             // its deque, so what the hook submits goes in from outside.
-            Worker.unbind(previous);
+            InWorker.unbind(previous);
             runner.hooks.stopping();
             if (!left) {
                 runner.ending.coreThreadExited();

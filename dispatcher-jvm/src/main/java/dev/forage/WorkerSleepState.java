@@ -28,12 +28,10 @@ final class WorkerSleepState {
     final Parker parker;
     volatile boolean sleepIntent;
     /**
-     * True while the worker naps ({@code JecSleep.nap}): a latch setter that finds the latch SLEEPING but the
-     * worker not blocked unparks it, and so does a post that finds jobs piling up ({@code JecSleep.wakeNapper}).
+     * True while the worker naps ({@code JecSleep.nap}): a post that finds jobs piling up unparks it
+     * ({@code JecSleep.wakeNapper}). A latch set ends the nap through the parker's latch-ended park.
      */
     volatile boolean napping;
-    /** The worker's own record of its last nap, for tests ({@code JecSleep.lastNapParkNanos}). */
-    long lastNapParkNanos;
 
     WorkerSleepState(Parker parker) {
         this.parker = parker;

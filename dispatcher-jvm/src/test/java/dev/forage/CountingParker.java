@@ -3,7 +3,7 @@ package dev.forage;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A {@link ThreadParker} that counts its unparks and remembers who parked. */
-final class CountingParker implements Parker {
+final class CountingParker extends Parker {
     private final ThreadParker inner = new ThreadParker();
     final AtomicInteger unparks = new AtomicInteger();
     volatile Thread parkedThread;

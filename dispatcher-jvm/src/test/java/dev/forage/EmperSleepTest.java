@@ -17,7 +17,7 @@ class EmperSleepTest {
     private final TestProbe probe = new TestProbe();
 
     private EmperSleep emper(int threads) {
-        return new EmperSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), threads, probe); // 0 rounds: the first failed search goes to sleep
+        return new EmperSleep(Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, 0), ThreadParker.forWorkers(threads), probe); // 0 rounds: the first failed search goes to sleep
     }
 
     private static void awaitBlocked(EmperSleep s, int n) {

@@ -119,7 +119,7 @@ class JoinAnyDepthTest {
      * thread takes the next step.
      */
     static int helpChain(ForagePool pool, int k, int n, AtomicInteger deepestJob) {
-        deepestJob.accumulateAndGet(Worker.current().jobDepth, Math::max);
+        deepestJob.accumulateAndGet(InWorker.current().jobDepth, Math::max);
         if (k == n) {
             return k;
         }
@@ -283,7 +283,7 @@ class JoinAnyDepthTest {
             SetCutShort latch = new SetCutShort();
             StackJob<String> job = new StackJob<>(() -> "result", latch);
             pool.install(() -> {
-                Worker.current().execute(job);
+                InWorker.current().execute(job);
                 return null;
             });
             assertEquals(1, latch.wakes, "the owner is woken again");
@@ -319,7 +319,7 @@ class JoinAnyDepthTest {
                 }
             });
             pool.install(() -> {
-                Worker.current().execute(job);
+                InWorker.current().execute(job);
                 return null;
             });
             assertTrue(latch.probe(), "released");
@@ -354,9 +354,9 @@ class JoinAnyDepthTest {
         try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName())
                 .uncaughtExceptionHandler((t, e) -> reported.add(e)).build()) {
             AbandonFailsOnce inner = new AbandonFailsOnce();
-            Runnable outer = () -> Worker.current().execute(inner);
+            Runnable outer = () -> InWorker.current().execute(inner);
             pool.install(() -> {
-                Worker.current().execute(outer);
+                InWorker.current().execute(outer);
                 return null;
             });
             assertEquals(2, inner.abandons.get(), "abandoned where it failed, then again one frame up");

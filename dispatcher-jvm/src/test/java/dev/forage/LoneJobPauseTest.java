@@ -29,7 +29,6 @@ class LoneJobPauseTest {
 
     private final TestProbe probe = new TestProbe();
     private final CountingParker[] parkers = {new CountingParker(), new CountingParker()};
-    private final LatchPause pause = new LatchPause(parkers[0]);
 
     @Test
     void thePauseIsAnIdleParkThatPostsDoNotEndAndALatchSetDoes() throws Exception {
@@ -89,10 +88,10 @@ class LoneJobPauseTest {
 
     @Test
     void aPauseWhoseLatchIsAlreadySetDoesNotPark() {
-        SpinLatch latch = new SpinLatch(index -> pause.latchSet(), 0);
+        SpinLatch latch = new SpinLatch(index -> parkers[0].latchSet(), 0);
         latch.set();
-        pause.pause(latch, LONG_PAUSE); // would park for ten minutes if it ignored the latch
-        assertEquals(-1L, pause.lastParkNanos(), "the latch was SET before SLEEPING: no park");
+        parkers[0].parkUntilSet(latch, LONG_PAUSE, false); // would park for ten minutes if it ignored the latch
+        assertEquals(-1L, parkers[0].lastLatchParkNanos(), "the latch was SET before SLEEPING: no park");
         assertSame(null, parkers[0].parkedThread);
     }
 
@@ -108,14 +107,9 @@ class LoneJobPauseTest {
                 e.getMessage());
     }
 
-    /** What the pool's registry does for a latch of one of its workers: tell the protocol and worker 0's pause. */
-    private LatchWaker waker(JecSleep sleep) {
-        return index -> {
-            sleep.notifyWorkerLatchIsSet(index);
-            if (index == 0) {
-                pause.latchSet();
-            }
-        };
+    /** What the pool's registry does for a latch of one of its workers: tell the protocol, which ends the pause. */
+    private static LatchWaker waker(JecSleep sleep) {
+        return sleep::notifyWorkerLatchIsSet;
     }
 
     /** The defaults, with idle rounds and the ramp-up off, and this nap. */
@@ -133,7 +127,7 @@ class LoneJobPauseTest {
         IdleState idle = sleep.startLooking(0);
         Thread pauser = new Thread(() -> {
             while (!latch.probe()) {
-                pause.pause(latch, LONG_PAUSE);
+                parkers[0].parkUntilSet(latch, LONG_PAUSE, false);
             }
             sleep.workFound(idle);
         }, "pauser");

@@ -503,7 +503,7 @@ final class SleepModel {
      * and a park without one is the worker blocking ({@link Asleep}). Readiness, as {@code SelectorParker}'s:
      * events recorded, then the selector woken.
      */
-    static final class ModelParker implements Parker {
+    static final class ModelParker extends Parker {
         private final boolean reportsReadiness;
         private volatile boolean permit;
         private volatile boolean events;

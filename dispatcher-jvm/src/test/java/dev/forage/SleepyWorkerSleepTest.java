@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class SleepyWorkerSleepTest {
     @Test
     void aTickledSleepyWorkerGoesBackToSearchingInsteadOfSleeping() {
-        SleepyWorkerSleep s = new SleepyWorkerSleep(preRfc5Rounds(0, 2), 2); // sleepy after 0 rounds, asleep at 2
+        SleepyWorkerSleep s = new SleepyWorkerSleep(preRfc5Rounds(0, 2), ThreadParker.forWorkers(2)); // sleepy after 0 rounds, asleep at 2
         FakeWorker w0 = new FakeWorker(s, 0);
         w0.startLooking();
         w0.noWorkFound(); // gets sleepy
@@ -26,7 +26,7 @@ class SleepyWorkerSleepTest {
     @Test
     void oneTickleWakesEverySleeper() throws Throwable {
         int threads = 3;
-        SleepyWorkerSleep s = new SleepyWorkerSleep(preRfc5Rounds(0, 1), threads);
+        SleepyWorkerSleep s = new SleepyWorkerSleep(preRfc5Rounds(0, 1), ThreadParker.forWorkers(threads));
         FakeWorker[] workers = new FakeWorker[threads];
         Thread[] running = new Thread[threads];
         Watchdog.within("tickle wakes all", () -> {

@@ -155,9 +155,9 @@ class TuningTest {
                 assertNull(thief.search.stealFromOthers(true), "the last one is a lone job: left");
                 assertTrue(thief.search.holdOff(latch), "left a lone job: the policy holds off the protocol");
                 if (pauseNanos > 0) {
-                    assertTrue(thief.pause.lastParkNanos() >= 0, "beside a producer this pool pauses");
+                    assertTrue(thief.parker.lastLatchParkNanos() >= 0, "beside a producer this pool pauses");
                 } else {
-                    assertEquals(-1L, thief.pause.lastParkNanos(), "this pool's pause is off: a yield, no park");
+                    assertEquals(-1L, thief.parker.lastLatchParkNanos(), "this pool's pause is off: a yield, no park");
                 }
             });
         }

@@ -50,7 +50,7 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
 @State
 public class InjectorVsEmperSleep {
     private final InjectorRace<EmperSleep> race =
-            new InjectorRace<>(probe -> new EmperSleep(RaceIdleContext.NO_ROUNDS, 1, probe)); // the first noWorkFound sleeps
+            new InjectorRace<>(probe -> new EmperSleep(RaceIdleContext.NO_ROUNDS, ThreadParker.forWorkers(1), probe)); // the first noWorkFound sleeps
 
     public InjectorVsEmperSleep() {
         race.startLooking();

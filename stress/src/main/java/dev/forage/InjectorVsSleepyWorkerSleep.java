@@ -43,7 +43,7 @@ import org.openjdk.jcstress.infra.results.ZZZZ_Result;
 @State
 public class InjectorVsSleepyWorkerSleep {
     private final InjectorRace<SleepyWorkerSleep> race =
-            new InjectorRace<>(probe -> new SleepyWorkerSleep(RaceIdleContext.PRE_RFC5_ASLEEP_AT_1, 1)); // sleepy at round 0, asleep at 1
+            new InjectorRace<>(probe -> new SleepyWorkerSleep(RaceIdleContext.PRE_RFC5_ASLEEP_AT_1, ThreadParker.forWorkers(1))); // sleepy at round 0, asleep at 1
 
     public InjectorVsSleepyWorkerSleep() {
         race.startLooking();

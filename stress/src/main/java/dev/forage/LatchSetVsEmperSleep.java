@@ -40,7 +40,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @State
 public class LatchSetVsEmperSleep {
     private final LatchRace<EmperSleep> race =
-            new LatchRace<>(probe -> new EmperSleep(RaceIdleContext.NO_ROUNDS, 1, probe), null); // the first noWorkFound sleeps
+            new LatchRace<>(probe -> new EmperSleep(RaceIdleContext.NO_ROUNDS, ThreadParker.forWorkers(1), probe), null); // the first noWorkFound sleeps
 
     @Actor
     public void owner() {

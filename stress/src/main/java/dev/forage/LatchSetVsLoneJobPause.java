@@ -41,14 +41,10 @@ public class LatchSetVsLoneJobPause {
     private static final long PAUSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Parker parker = new ThreadParker();
-    private final LatchPause pause = new LatchPause(parker);
     private final JecSleep sleep =
             new JecSleep(RaceIdleContext.NO_ROUNDS, new Parker[] {parker}, RaceIdleContext.NO_UNCLAIMED_WORK);
-    /** The pool's waker for its workers' latches: the protocol, then the pause. */
-    private final RecordingWaker waker = new RecordingWaker(index -> {
-        sleep.notifyWorkerLatchIsSet(index);
-        pause.latchSet();
-    });
+    /** The pool's waker for its workers' latches: the protocol, which ends a latch-ended park too. */
+    private final RecordingWaker waker = new RecordingWaker(sleep::notifyWorkerLatchIsSet);
     private final SpinLatch latch = new SpinLatch(waker, 0);
 
     public LatchSetVsLoneJobPause() {
@@ -57,7 +53,7 @@ public class LatchSetVsLoneJobPause {
 
     @Actor
     public void owner() {
-        pause.pause(latch, PAUSE_NANOS); // getSleepy, pausing, fallAsleep, park, wakeUp
+        parker.parkUntilSet(latch, PAUSE_NANOS, false); // getSleepy, latchParked, fallAsleep, park, wakeUp
     }
 
     @Actor
@@ -67,7 +63,7 @@ public class LatchSetVsLoneJobPause {
 
     @Arbiter
     public void arbiter(IIZ_Result r) {
-        long parked = pause.lastParkNanos();
+        long parked = parker.lastLatchParkNanos();
         r.r1 = parked >= 0 ? 1 : 0;
         r.r2 = waker.called ? 1 : 0;
         r.r3 = parked < PAUSE_NANOS && latch.probe() && sleep.sleepingThreads() == 0 && sleep.idleThreads() == 1

@@ -45,7 +45,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 @State
 public class LatchSetVsSleepyWorkerSleep {
     private final LatchRace<SleepyWorkerSleep> race =
-            new LatchRace<>(probe -> new SleepyWorkerSleep(RaceIdleContext.PRE_RFC5_ASLEEP_AT_1, 1), null); // sleepy at round 0, asleep at 1
+            new LatchRace<>(probe -> new SleepyWorkerSleep(RaceIdleContext.PRE_RFC5_ASLEEP_AT_1, ThreadParker.forWorkers(1)), null); // sleepy at round 0, asleep at 1
 
     public LatchSetVsSleepyWorkerSleep() {
         race.noWorkFound(); // get_sleepy; the next noWorkFound sleeps

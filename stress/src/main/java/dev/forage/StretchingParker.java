@@ -5,7 +5,7 @@ package dev.forage;
  * make a nap last a second, far longer than the race, although a pool's nap stops at a millisecond
  * ({@link Tunable#NAP_NANOS}). A park that ran its whole length is then a wake-up lost, not a nap that ended.
  */
-final class StretchingParker implements Parker {
+final class StretchingParker extends Parker {
     private final ThreadParker inner = new ThreadParker();
     private final long stretchNanos;
 
