@@ -12,6 +12,15 @@ final class CommonPool {
     private CommonPool() {
     }
 
+    /** {@link ForagePool#setParallelism} on the common pool: refused if the system property set its size. */
+    static void checkResizable() {
+        if (PRESET != null) {
+            throw new UnsupportedOperationException("setParallelism: the common pool's parallelism was set by the "
+                    + "system property forage.common.parallelism=" + PRESET + ", which code does not override (as "
+                    + "ForkJoinPool's common pool); use a pool of your own to resize");
+        }
+    }
+
     private static ForagePool create() {
         int threads = Runtime.getRuntime().availableProcessors();
         String property = PRESET;

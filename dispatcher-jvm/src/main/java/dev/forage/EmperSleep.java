@@ -190,6 +190,12 @@ final class EmperSleep implements Sleep {
         }
     }
 
+    /** A lock-based baseline keeps the yield the lone-job rule had before the pause. */
+    @Override
+    public boolean pausesBesideProducers() {
+        return false;
+    }
+
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         pipe.lock.lock();

@@ -8,21 +8,12 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A work-stealing thread pool whose workers sleep and wake by Rayon's jobs-event-counter protocol.
+ * A work-stealing thread pool whose workers sleep and wake by Rayon's jobs-event-counter protocol. Jobs a worker
+ * submits go to its own deque, jobs from outside to a shared injector, and idle workers steal; a waiting worker
+ * ({@link #join}, {@link #scope}, {@link #install}, a {@link ForageLatch}) keeps running other jobs, and only a set
+ * latch wakes its owner. Failures, shutdown, idle threads, queue capacity, single-threaded pools, blocking and
+ * context propagation: the package overview ({@code package-info}); the protocol: {@code docs/sleep.md}.
  *
- * <h2>Implementation overview</h2>
- * Each worker owns a Chase-Lev deque; jobs submitted by a worker go to the bottom of its own deque and it pops
- * them LIFO, except that the first one goes to a slot beside the deque that the worker takes next (Tokio's LIFO
- * slot, Go's {@code runnext}), while idle workers steal the oldest job from a random victim. Jobs from outside
- * the pool go to a shared FIFO injector. A worker that finds no work searches for a few rounds, announces that
- * it is sleepy, searches once more, and then blocks on its own condition unless new work was posted meanwhile (the jobs
- * event counter tells it). Posting work wakes at most the sleepers that the idle count says are needed.
- * Waiting is done on latches with one owner: a worker that waits (in {@link #join}, {@link #scope},
- * {@link #install}, or on a {@link ForageLatch}) keeps running other jobs, and only a set latch wakes its own
- * owner. The protocol and its proofs: {@code docs/sleep.md}; the other selectable strategies
- * ({@link ForagePoolBuilder#sleepProtocol}): {@code docs/sleep-strategies.md}.
- *
- * <h2>Use</h2>
  * <pre>{@code
  * try (ForagePool pool = ForagePool.builder().threads(4).name("compute").build()) {
  *     long fib = pool.install(() -> fib(pool, 30));
@@ -34,70 +25,6 @@ import java.util.concurrent.TimeUnit;
  *     return r.first() + r.second();
  * }
  * }</pre>
- *
- * <h2>Failures</h2>
- * A job's exception reaches whoever waits for it ({@code join}, {@code scope}, {@code install}), unchanged and
- * only after its sibling jobs finished. A fire-and-forget job's exception goes to the pool's
- * {@linkplain ForagePoolBuilder#uncaughtExceptionHandler uncaught-exception handler}. No user exception ever
- * kills a worker.
- *
- * <h2>Shutdown</h2>
- * {@link #shutdown()} (or {@link #close()}, which also waits) rejects new submissions with
- * {@link RejectedExecutionException}, from outside and from the pool's own workers alike, so a job that
- * resubmits itself cannot keep the pool alive; every job accepted before it still runs, with the {@code join}s
- * and scope spawns it waits for. Pending timers still fire at their deadlines; {@link #shutdownNow()} cancels them
- * and returns the never-started jobs. See {@code docs/lifecycle.md}.
- *
- * <h2>Idle threads and queue capacity</h2>
- * A worker thread idle for the {@linkplain ForagePoolBuilder#keepAlive keep-alive} (60 seconds) ends, and the
- * next job starts it again, so an idle pool holds no threads. The pool's queue holds at most
- * {@linkplain ForagePoolBuilder#queueCapacity its capacity} (2^22 jobs unless you choose fewer); a submission to a
- * full queue throws {@link RejectedExecutionException} ("queue capacity exceeded"), or, from outside the pool
- * under {@link QueueFullPolicy#CALLER_RUNS}, runs on its caller.
- *
- * <h2>Run-time parallelism</h2>
- * {@link #setParallelism} changes the number of worker threads while the pool runs, up to the
- * {@linkplain ForagePoolBuilder#maxParallelism maximum} fixed at build: workers it removes finish their current job
- * and leave, workers it adds start at once. See {@code docs/lifecycle.md}.
- *
- * <h2>Single-threaded pools</h2>
- * A pool built with {@link ForagePoolBuilder#singleThreaded()} has no worker threads (marl's single-threaded
- * mode). Its jobs run on a thread that waits in the pool: {@link #join}, {@link #scope} and {@link #install}
- * called from outside run the pool's queued jobs on the calling thread, in submission order, until their own
- * work is done; inside, every wait ({@code join}, {@code scope}, {@link ForageLatch#await()}, and so a future's
- * {@code join} built on it) does the same. {@link #execute} from outside only queues the job: it runs when a
- * thread next waits in the pool, or calls {@link #runPending()}. Timers fire while a thread waits in the pool.
- * Useful for deterministic tests and single-threaded environments:
- * <pre>{@code
- * try (ForagePool pool = ForagePool.builder().singleThreaded().build()) {
- *     List<Integer> order = new ArrayList<>();
- *     for (int i = 0; i < 3; i++) { int k = i; pool.execute(() -> order.add(k)); }
- *     pool.runPending();          // runs 0, 1, 2 here, in that order
- *     long fib = pool.install(() -> fib(pool, 20));   // every fork runs on this thread
- * }
- * }</pre>
- * Several threads may use one single-threaded pool; one of them runs its jobs at a time.
- *
- * <h2>Blocking</h2>
- * A job that blocks (file or socket I/O, JDBC, a lock held elsewhere) takes its worker away from the pool. Mark
- * the blocking part with {@link #managedBlock}, or hand blocking tasks to {@link #blockingExecutor()}: while a
- * worker blocks inside such a <i>blocking section</i>, another thread runs in its place, so the pool keeps
- * {@link #parallelism()} workers running, as {@code ForkJoinPool.managedBlock} and Go's scheduler do. At most
- * {@link ForagePoolBuilder#maxBlockingThreads maxBlockingThreads} threads stand in at once; they end after
- * {@link ForagePoolBuilder#blockingKeepAlive an idle keep-alive}. The blocked worker keeps its deque, which the
- * other workers drain meanwhile.
- * <pre>{@code
- * pool.execute(() -> {
- *     byte[] raw = ForagePool.managedBlock(() -> Files.readAllBytes(path));  // another thread works meanwhile
- *     index(raw);                                                            // CPU work, on the pool
- * });
- * }</pre>
- * Kotlin code uses the blocking dispatcher instead ({@code Dispatchers.ForageBlocking}, {@code docs/coroutines.md}).
- *
- * <h2>Context propagation</h2>
- * A pool built with a {@linkplain ForagePoolBuilder#taskDecorator task decorator} wraps every task submitted to it
- * on the submitting thread, so that a logging MDC or a tracing context follows the task onto the worker; which
- * submissions are decorated, and why join halves and scope spawns are not: {@link ForageTaskDecorator}.
  */
 public final class ForagePool implements Executor, AutoCloseable {
     private final Registry registry;
@@ -240,21 +167,10 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Changes the number of worker threads the pool runs jobs on, while it runs, and returns the number before, as
-     * {@code ForkJoinPool.setParallelism} (JDK 19) does: for a container whose CPU quota changed, a service that
-     * gives a batch pool cores at night. From 1 to {@link #maxParallelism()}, which the builder fixes
-     * ({@link ForagePoolBuilder#maxParallelism}) because every worker slot is made with the pool.
-     *
-     * <ul>
-     *   <li><b>Smaller</b>: the workers above the new parallelism finish the job in hand (with the joins and scopes
-     *       it waits for), take no new one and end their threads; the jobs left in their queues are taken by the
-     *       others. Nothing accepted is dropped. A sleeping worker leaves at once.</li>
-     *   <li><b>Larger</b>: the added workers start threads at once and take queued work, and posts wake them like
-     *       any other worker (they retire after the keep-alive when idle).</li>
-     * </ul>
-     * Returns once the change is made; workers that leave may still finish their jobs. Blocking sections keep their
-     * stand-ins ({@link #managedBlock}) throughout; {@link #statistics()} and {@link #toString()} report the new
-     * value at once. Calls from any thread, the pool's own workers included, are serialized.
+     * Changes the number of worker threads while the pool runs and returns the number before, as
+     * {@code ForkJoinPool.setParallelism} (JDK 19) does: from 1 to {@link #maxParallelism()}, fixed at build. Workers
+     * above the new value finish the job in hand and leave (nothing accepted is dropped); added workers start at
+     * once. Calls are serialized; what a shrink and a grow do exactly: {@code docs/lifecycle.md}.
      *
      * <pre>{@code
      * ForagePool pool = ForagePool.builder().threads(4).maxParallelism(16).build();
@@ -262,19 +178,14 @@ public final class ForagePool implements Executor, AutoCloseable {
      * pool.setParallelism(2);   // returns 8; six leave after their current jobs
      * }</pre>
      *
-     * @return the parallelism before the call
      * @throws IllegalArgumentException if {@code parallelism} is below 1 or above {@link #maxParallelism()}
      * @throws IllegalStateException after {@link #shutdown()}
      * @throws UnsupportedOperationException on a single-threaded pool, a pool with {@code ioWorkers()}, and the
-     *         common pool when the system property {@code forage.common.parallelism} set its size (as
-     *         {@code ForkJoinPool}'s common pool refuses when {@code java.util.concurrent.ForkJoinPool.common
-     *         .parallelism} did)
+     *         common pool when the system property {@code forage.common.parallelism} set its size
      */
     public int setParallelism(int parallelism) {
-        if (common && CommonPool.PRESET != null) {
-            throw new UnsupportedOperationException("setParallelism: the common pool's parallelism was set by the "
-                    + "system property forage.common.parallelism=" + CommonPool.PRESET + ", which code does not "
-                    + "override (as ForkJoinPool's common pool); use a pool of your own to resize");
+        if (common) {
+            CommonPool.checkResizable();
         }
         return registry.runner.setParallelism(parallelism);
     }
@@ -307,41 +218,26 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /**
      * IO pools: tells {@code listener} once, on a worker of this pool, when {@code channel} is ready for
-     * {@code op}. The channel belongs to one worker, the one whose selector holds its key: at its first wait, the
-     * calling worker (or, from outside the pool, one picked by the channel), and that worker until the channel is
-     * closed. A wait from another thread is handed to the owner. The owner sees readiness in its select when
-     * idle, or in a non-blocking look every few jobs when busy, and tells the listener itself, so that the jobs
-     * the listener submits go to the owner's own deque. When the owner has left its channels unwatched for
-     * {@code forage.io.takeoverMillis} (1 ms by default: a long job, or the OS descheduled it), another IO worker
-     * looks at its selector and tells the listener instead, on that worker. At most one wait per operation and
-     * channel at a time.
+     * {@code op}. The channel belongs to the worker whose selector holds its key, which sees readiness in its
+     * select when idle or in a look every few jobs when busy; when it leaves its channels unwatched for
+     * {@code forage.io.takeoverMillis}, another IO worker looks instead. A channel closed while a wait is pending
+     * fails the wait; shutdown fails every wait. At most one wait per operation and channel at a time. Ownership,
+     * takeover and failures: {@code docs/io.md}.
      *
      * <pre>{@code
-     * ForagePool pool = ForagePool.builder().ioWorkers().build();
-     * SocketChannel ch = SocketChannel.open(address);
-     * ch.configureBlocking(false);
      * pool.awaitReadiness(ch, SelectionKey.OP_READ, new ReadinessListener() {
      *     public void ready(SelectableChannel c) { pool.execute(() -> readAvailable(ch)); }
      *     public void failed(Throwable error) { close(ch, error); }
      * });
      * }</pre>
      *
-     * A channel closed while a wait is pending fails the wait (at the owner's next select, within
-     * {@code forage.io.closedCheckMillis}, 250 ms by default: closing a channel wakes no selector); shutting the
-     * pool down fails every pending wait with an {@link java.nio.channels.AsynchronousCloseException} naming the
-     * pool, and later waits at once.
-     *
      * @throws IllegalStateException if this pool has no IO workers
      * @throws IllegalArgumentException if {@code op} is not a single operation the channel supports, or the
      *         channel is closed, in blocking mode, or registered with a selector that is not this pool's
      */
     public IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
-        if (channel == null) {
-            throw new NullPointerException("channel must not be null");
-        }
-        if (listener == null) {
-            throw new NullPointerException("listener must not be null");
-        }
+        notNull(channel, "channel must not be null");
+        notNull(listener, "listener must not be null");
         return registry.awaitReadiness(channel, op, listener);
     }
 
@@ -363,32 +259,21 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     @Override
     public void execute(Runnable job) {
-        if (job == null) {
-            throw new NullPointerException("ForagePool.execute: job must not be null");
-        }
-        registry.submit(job);
+        notNull(job, "ForagePool.execute: job must not be null");
+        registry.execute(registry.queueWaits.sample(registry.decorate(job)));
     }
 
     /**
-     * Runs {@code job} on the pool behind the jobs already queued, even when called on a worker. Use it for
-     * fairness: a job that re-submits itself this way cannot starve others (Kotlin's {@code yield()} uses it).
-     * <ul>
-     *   <li>From outside the pool, or while jobs from outside wait in the pool's injector: at the back of the
-     *       injector (FIFO), behind every job submitted from outside before it.</li>
-     *   <li>On one of the pool's workers while no outside job waits: at the back of the worker's own deque, and
-     *       the worker's next job is its oldest one, so the re-submitted job goes behind its neighbours (as
-     *       Tokio's and kotlinx's {@code yield} do) without a trip through the shared injector.</li>
-     * </ul>
-     * Outside jobs that arrive later are still taken: every worker polls the injector at least every
-     * {@code forage.fairnessInterval} (61) jobs.
+     * Runs {@code job} on the pool behind the jobs already queued, even when called on a worker, so that a job that
+     * re-submits itself this way cannot starve others (Kotlin's {@code yield()} uses it). From outside, or while
+     * outside jobs wait, it goes to the back of the injector; on a worker otherwise, to the back of its own deque,
+     * behind its neighbours (as Tokio's and kotlinx's {@code yield} do). Every worker still polls the injector at
+     * least every {@code forage.fairnessInterval} (61) jobs.
      * <pre>{@code
-     * // Three jobs that each re-submit themselves ten times run interleaved, not one after another.
-     * for (int i = 0; i < 3; i++) {
-     *     pool.execute(new Runnable() {
-     *         int left = 10;
-     *         public void run() { if (--left > 0) pool.executeFair(this); }
-     *     });
-     * }
+     * pool.execute(new Runnable() {     // interleaves with other jobs instead of running ten times in a row
+     *     int left = 10;
+     *     public void run() { if (--left > 0) pool.executeFair(this); }
+     * });
      * }</pre>
      *
      * @throws NullPointerException if {@code job} is null
@@ -396,10 +281,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      *     whatever the {@link QueueFullPolicy} (running the job at once would put it ahead of every queued job)
      */
     public void executeFair(Runnable job) {
-        if (job == null) {
-            throw new NullPointerException("ForagePool.executeFair: job must not be null");
-        }
-        registry.submitFair(job);
+        notNull(job, "ForagePool.executeFair: job must not be null");
+        registry.executeFair(registry.queueWaits.sample(registry.decorate(job)));
     }
 
     /**
@@ -418,13 +301,10 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws RejectedExecutionException after shutdown
      */
     public TimerHandle schedule(Runnable job, long delay, TimeUnit unit) {
-        if (job == null) {
-            throw new NullPointerException("ForagePool.schedule: job must not be null");
-        }
-        if (unit == null) {
-            throw new NullPointerException("ForagePool.schedule: unit must not be null");
-        }
-        return new TimerHandle(registry.schedule(job, unit.toNanos(delay), false), registry.clock);
+        notNull(job, "ForagePool.schedule: job must not be null");
+        notNull(unit, "ForagePool.schedule: unit must not be null");
+        TimerTask task = registry.timers.schedule(registry.decorate(job), unit.toNanos(delay), false);
+        return new TimerHandle(task, registry.clock);
     }
 
     /**
@@ -445,13 +325,10 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws RejectedExecutionException after shutdown
      */
     public TimerHandle scheduleTimeout(Runnable action, long delay, TimeUnit unit) {
-        if (action == null) {
-            throw new NullPointerException("ForagePool.scheduleTimeout: action must not be null");
-        }
-        if (unit == null) {
-            throw new NullPointerException("ForagePool.scheduleTimeout: unit must not be null");
-        }
-        return new TimerHandle(registry.schedule(action, unit.toNanos(delay), true), registry.clock);
+        notNull(action, "ForagePool.scheduleTimeout: action must not be null");
+        notNull(unit, "ForagePool.scheduleTimeout: unit must not be null");
+        TimerTask task = registry.timers.schedule(registry.decorate(action), unit.toNanos(delay), true);
+        return new TimerHandle(task, registry.clock);
     }
 
     /**
@@ -482,9 +359,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws NullPointerException if {@code body} is null
      */
     public <T> T scope(final ScopeBody<T> body) {
-        if (body == null) {
-            throw new NullPointerException("ForagePool.scope: body must not be null");
-        }
+        notNull(body, "ForagePool.scope: body must not be null");
         return InWorker.scope(registry, body);
     }
 
@@ -525,15 +400,13 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws RejectedExecutionException if called from outside after shutdown
      */
     public <T> T install(final Computation<T> computation) {
-        if (computation == null) {
-            throw new NullPointerException("ForagePool.install: computation must not be null");
-        }
+        notNull(computation, "ForagePool.install: computation must not be null");
         return InWorker.install(registry, computation);
     }
 
     /** A snapshot of the pool's statistics, summed over its workers. */
     public PoolStatistics statistics() {
-        return registry.statistics();
+        return PoolStatistics.of(registry);
     }
 
     /**
@@ -575,9 +448,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws NullPointerException if {@code action} is null
      */
     public void whenShutdown(Runnable action) {
-        if (action == null) {
-            throw new NullPointerException("ForagePool.whenShutdown: action must not be null");
-        }
+        notNull(action, "ForagePool.whenShutdown: action must not be null");
         if (!common) {
             registry.whenShutdown(action);
         }
@@ -604,9 +475,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (timeout < 0) {
             throw new IllegalArgumentException("awaitTermination: timeout must be >= 0, was " + timeout);
         }
-        if (unit == null) {
-            throw new NullPointerException("awaitTermination: unit must not be null");
-        }
+        notNull(unit, "awaitTermination: unit must not be null");
         return registry.awaitTermination(timeout, unit);
     }
 
@@ -633,25 +502,24 @@ public final class ForagePool implements Executor, AutoCloseable {
         }
     }
 
+    private static void notNull(Object argument, String message) {
+        if (argument == null) {
+            throw new NullPointerException(message);
+        }
+    }
+
     Registry registry() {
         return registry;
     }
 
     /**
      * The pool's name and state with live counts from a {@linkplain #statistics() snapshot}, for logs and
-     * debuggers:
-     * <pre>
-     * ForagePool[compute, running, threads=4, active=1, idle=1, sleeping=2, queued=12 (deques=10, injector=2),
-     *     steals=10, jobsRun=1000]
-     * </pre>
-     * {@code active}, {@code idle} and {@code sleeping} workers (running jobs; awake but searching; blocked; and
-     * {@code retired=N} when threads ended after the keep-alive), jobs
-     * queued in the workers' deques and in the injector, and two counters: jobs taken from another worker's deque
-     * and jobs run. The format is for people; parse {@link #statistics()} instead.
+     * debuggers, such as {@code ForagePool[compute, running, threads=4, active=1, idle=1, sleeping=2, queued=12
+     * (deques=10, injector=2), steals=10, jobsRun=1000]}. The format is for people; parse {@link #statistics()}.
      */
     @Override
     public String toString() {
-        PoolStatistics s = registry.statistics();
+        PoolStatistics s = PoolStatistics.of(registry);
         return "ForagePool[" + registry.name + ", " + registry.lifecycle.state() + ", threads=" + s.threads()
                 + ", active=" + s.activeWorkers() + ", idle=" + s.idleWorkers() + ", sleeping=" + s.sleepingWorkers()
                 + (s.retiredWorkers() > 0 ? ", retired=" + s.retiredWorkers() : "")

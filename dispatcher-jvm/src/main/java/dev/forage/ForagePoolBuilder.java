@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Every setter checks its argument at once and throws {@link IllegalArgumentException} or
  * {@link NullPointerException} with the allowed values; a builder can build several pools.
  */
-public final class ForagePoolBuilder {
+public final class ForagePoolBuilder extends PoolSettings {
     /** The most workers a pool can have: the sleep protocol packs thread counts into 16-bit fields. */
     public static final int MAX_THREADS = JecCounters.THREADS_MAX;
     /**
@@ -34,35 +34,6 @@ public final class ForagePoolBuilder {
     public static final int MAX_QUEUE_CAPACITY = WorkDeque.DEFAULT_CAPACITY;
 
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
-
-    int threads = Runtime.getRuntime().availableProcessors();
-    /** 0: the thread count ({@link #maxParallelism}). */
-    int maxParallelism;
-    String name;
-    boolean daemon = true;
-    ThreadFactory threadFactory;
-    Thread.UncaughtExceptionHandler handler;
-    SleepProtocol sleepProtocol = SleepProtocol.JEC;
-    /** Negative: the protocol's own default. */
-    long spinForWorkNanos = -1L;
-    Clock clock = Clock.SYSTEM;
-    /** Negative: {@link #DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
-    int maxBlockingThreads = -1;
-    long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
-    /** 0: workers never retire. */
-    long keepAliveNanos = DEFAULT_KEEP_ALIVE_NANOS;
-    boolean ioWorkers;
-    /** The default of {@link #keepAlive}: 60 seconds. */
-    static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
-    /** The pool's tunables: the defaults, or what {@link #tune} and {@link #longJobThreshold} set. */
-    Tuning tuning = Tuning.DEFAULTS;
-    int queueCapacity = MAX_QUEUE_CAPACITY;
-    QueueFullPolicy queueFullPolicy = QueueFullPolicy.REJECT;
-    /** Null: tasks are queued as submitted. */
-    ForageTaskDecorator taskDecorator;
-    /** Null: none. */
-    ForageThreadHook onThreadStart;
-    ForageThreadHook onThreadStop;
 
     ForagePoolBuilder() {
     }

@@ -2,7 +2,7 @@ package dev.forage;
 
 /**
  * The computation that carries a structured call ({@code install}, {@code join}, {@code scope}) from a thread that
- * is not one of the pool's workers onto one: {@link Runner#inWorkerOutside} queues it in a {@link StackJob}. It
+ * is not one of the pool's workers onto one: {@link InWorker#call} hands it to the runner, which queues it in a {@link StackJob}. It
  * remembers the user's object for diagnostics ({@link TaskWrapper}).
  */
 final class OutsideCall<T> implements Computation<T>, TaskWrapper {

@@ -75,6 +75,12 @@ public final class PoolStatistics {
         this.injectorQueuedJobs = injectorQueuedJobs;
     }
 
+    /** {@link ForagePool#statistics()}: a snapshot of {@code registry}'s pool, read now. */
+    static PoolStatistics of(Registry registry) {
+        return sum(registry.workers, registry.slotsInUse, registry.runner.threads(), registry.sleep,
+                registry.injector, registry.runner.blockingSnapshot(), registry.queueWaits.snapshot());
+    }
+
     /**
      * Sums the counters and gauges of the first {@code slotsInUse} of {@code workers} (the others were never used);
      * the first {@code threads} of them have per-worker slots (a single-threaded pool has one worker and no thread:

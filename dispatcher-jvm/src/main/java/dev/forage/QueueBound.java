@@ -29,9 +29,9 @@ final class QueueBound {
 
     /** {@link ForagePoolBuilder#queueCapacity}'s check: {@code jobs}, if from 1 to 2^22. */
     static int checkedCapacity(int jobs) {
-        if (jobs < 1 || jobs > ForagePoolBuilder.MAX_QUEUE_CAPACITY) {
+        if (jobs < 1 || jobs > WorkDeque.DEFAULT_CAPACITY) {
             throw new IllegalArgumentException("queueCapacity must be from 1 to "
-                    + ForagePoolBuilder.MAX_QUEUE_CAPACITY + " (2^22) jobs, was " + jobs);
+                    + WorkDeque.DEFAULT_CAPACITY + " (2^22) jobs, was " + jobs);
         }
         return jobs;
     }

@@ -61,17 +61,16 @@ final class Registry implements PoolProbe, LatchWaker {
     private final ForageTaskDecorator decorator;
     /** This pool's tunables; its parts copy what they read when they are made. */
     final Tuning tuning;
-    /** Whether a worker pauses after leaving a lone job beside a producer ({@link SleepProtocol}'s choice). */
+    /** Whether a worker pauses after leaving a lone job beside a producer (the protocol's choice). */
     final boolean pausesBesideProducers;
 
     /** From a checked builder; {@code threads == 0} builds a pool that callers run. */
-    Registry(ForagePoolBuilder settings, String name, int maxBlocking) {
+    Registry(PoolSettings settings, String name, int maxBlocking) {
         int threads = settings.threads;
         Clock clock = settings.clock;
         Thread.UncaughtExceptionHandler handler = settings.handler;
         boolean ioWorkers = settings.ioWorkers;
         this.tuning = settings.tuning.checked();
-        this.pausesBesideProducers = settings.sleepProtocol.pausesBesideProducers();
         this.queueBound = new QueueBound(settings.queueCapacity, settings.queueFullPolicy);
         this.injector = new Injector(Injector.DEFAULT_BLOCK_SIZE, queueBound.injectorCapacity);
         this.name = name;
@@ -93,7 +92,8 @@ final class Registry implements PoolProbe, LatchWaker {
         Parker[] parkers = io.parkers(core + extra);
         this.parkers = parkers;
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
-        this.sleep = settings.sleepProtocol.create(tuning, parkers, core, settings.spinForWorkNanos, this);
+        this.sleep = Sleep.of(settings.sleepProtocol, tuning, parkers, core, settings.spinForWorkNanos, this);
+        this.pausesBesideProducers = sleep.pausesBesideProducers();
         this.timers = new PoolTimers(this);
         if (threads == 0) {
             CallerRunner callers = new CallerRunner(this);
@@ -143,24 +143,6 @@ final class Registry implements PoolProbe, LatchWaker {
      */
     Runnable decorate(Runnable job) {
         return DecoratedJob.of(decorator, job, name);
-    }
-
-    /** {@link ForagePool#execute}: decorated, perhaps sampled for its queue wait, and run on the pool. */
-    void submit(Runnable job) {
-        execute(queueWaits.sample(decorate(job)));
-    }
-
-    /** {@link ForagePool#executeFair}: decorated, perhaps sampled, behind the jobs already queued. */
-    void submitFair(Runnable job) {
-        executeFair(queueWaits.sample(decorate(job)));
-    }
-
-    /**
-     * {@link ForagePool#schedule} ({@code inline} false: the job is queued at its deadline) and
-     * {@link ForagePool#scheduleTimeout} ({@code inline}: the action runs on the thread that notices the deadline).
-     */
-    TimerTask schedule(Runnable job, long delayNanos, boolean inline) {
-        return timers.schedule(decorate(job), delayNanos, inline);
     }
 
     /** A structured call from outside, {@code op}, run on a worker inside the decorator captured now. */
@@ -414,13 +396,6 @@ final class Registry implements PoolProbe, LatchWaker {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    // Statistics.
-
-    PoolStatistics statistics() {
-        return PoolStatistics.sum(workers, slotsInUse, runner.threads(), sleep, injector, runner.blockingSnapshot(),
-                queueWaits.snapshot());
     }
 
     // LatchWaker: what every latch owned by one of our workers calls when it found its owner SLEEPING.

@@ -90,7 +90,7 @@ final class Resize {
      * The builder's {@code maxParallelism}, checked against its other settings (0 when unset: the thread count).
      * Here rather than in the builder: what may resize is this class's rule.
      */
-    static int checkMax(ForagePoolBuilder settings) {
+    static int checkMax(PoolSettings settings) {
         int max = settings.maxParallelism;
         if (max == 0) {
             return 0;
@@ -101,7 +101,7 @@ final class Resize {
         }
         if (max < settings.threads) {
             throw new IllegalArgumentException("maxParallelism (" + max + ") is below threads (" + settings.threads
-                    + "); allowed: from the thread count to " + ForagePoolBuilder.MAX_THREADS);
+                    + "); allowed: from the thread count to " + JecCounters.THREADS_MAX);
         }
         if (settings.ioWorkers && max > settings.threads) {
             throw new IllegalArgumentException("maxParallelism (" + max + ") above threads (" + settings.threads

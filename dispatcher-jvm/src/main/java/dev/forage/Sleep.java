@@ -57,4 +57,45 @@ interface Sleep extends LatchWaker {
 
     /** Workers counted as idle but awake right now (a snapshot, for statistics and tests). */
     int idleThreads();
+
+    /**
+     * Whether a worker that left a lone job beside a producer pauses ({@link Tunable#LONE_JOB_PAUSE_NANOS},
+     * {@link SearchPolicy}) rather than yields: with the JEC protocols. The lock-based baselines keep the one yield
+     * that the lone-job rule had before the pause, so that they measure what they measured.
+     */
+    default boolean pausesBesideProducers() {
+        return true;
+    }
+
+    /**
+     * The protocol a pool's builder named, for one worker per parker. The first {@code coreWorkers} parkers belong
+     * to the pool's threads, the others to the extra slots that stand in for blocked workers ({@link Compensation}),
+     * which a cap on searchers does not count. {@code spinNanos}: marl's spin phase in front of the protocol, 0 for
+     * none, negative for the protocol's default (none, but for {@link SleepProtocol#MARL_SPIN}).
+     */
+    static Sleep of(SleepProtocol protocol, Tuning tuning, Parker[] parkers, int coreWorkers, long spinNanos,
+            PoolProbe probe) {
+        Sleep sleep;
+        long defaultSpin = 0L;
+        switch (protocol) {
+            case RAYON_PRE_RFC5:
+                sleep = new SleepyWorkerSleep(tuning, parkers);
+                break;
+            case EMPER:
+                sleep = new EmperSleep(tuning, parkers, probe);
+                break;
+            case SEARCH_CAP:
+                JecSleep jec = new JecSleep(tuning.with(Tunable.WAKE_ON_WORK_FOUND, 0), parkers, probe);
+                sleep = new SearchCapSleep(jec, tuning, parkers.length, coreWorkers);
+                break;
+            case MARL_SPIN:
+                defaultSpin = tuning.get(Tunable.SPIN_FOR_WORK_NANOS);
+                sleep = new JecSleep(tuning, parkers, probe);
+                break;
+            default:
+                sleep = new JecSleep(tuning, parkers, probe);
+        }
+        long spin = spinNanos < 0 ? defaultSpin : spinNanos;
+        return spin > 0 ? new SpinForWork(sleep, tuning, parkers.length, spin, probe) : sleep;
+    }
 }

@@ -6,7 +6,7 @@ package dev.forage;
  * the JEC's advantages can be measured against the designs it is compared with, in the same pool and the same
  * benchmarks: they run the same jobs with the same guarantees (no job is lost, a set latch always wakes its
  * owner), and differ in CPU burnt while idle, wake-up latency and throughput. Designs, proofs and measurements:
- * {@code docs/sleep-strategies.md}.
+ * {@code docs/sleep-strategies.md}. The engine builds the protocol a pool names ({@code Sleep.of}).
  *
  * <pre>{@code
  * ForagePool baseline = ForagePool.builder()
@@ -21,103 +21,33 @@ public enum SleepProtocol {
      * atomic word; posting work wakes only the workers the idle count says are missing. The default, and the
      * only protocol meant for production.
      */
-    JEC {
-        @Override
-        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new JecSleep(tuning, parkers, probe);
-        }
-    },
+    JEC,
 
     /**
      * Comparison baseline: Rayon's pre-RFC-5 sleep module. One sleepy worker at a time in a single atomic word,
      * and every new job or set latch wakes every sleeper. Simple, and costly at low load on a wide pool: the
      * protocol the jobs event counter replaced.
      */
-    RAYON_PRE_RFC5 {
-        @Override
-        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new SleepyWorkerSleep(tuning, parkers);
-        }
-
-        @Override
-        boolean pausesBesideProducers() {
-            return false;
-        }
-    },
+    RAYON_PRE_RFC5,
 
     /**
      * Comparison baseline: EMPER's sleep strategy. A sleepers count that notifiers decrement with CAS loops, and a
      * wake-up hint telling each woken worker where the new work is (the pushing worker's deque, or the
      * injector). Here the workers wait on a lock-guarded stand-in for EMPER's pipe, not in the IO subsystem.
      */
-    EMPER {
-        @Override
-        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new EmperSleep(tuning, parkers, probe);
-        }
-
-        @Override
-        boolean pausesBesideProducers() {
-            return false;
-        }
-    },
+    EMPER,
 
     /**
      * Comparison baseline: the JEC behind marl's spin-for-work phase. An idle worker first spins for
      * {@code forage.spinForWorkNanos} (50 µs), looking for work, searching and yielding, before the JEC's rounds
      * start. Lower wake-up latency for bursty work; more CPU while idle.
      */
-    MARL_SPIN {
-        @Override
-        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            return new JecSleep(tuning, parkers, probe);
-        }
-
-        @Override
-        long defaultSpinNanos(Tuning tuning) {
-            return tuning.get(Tunable.SPIN_FOR_WORK_NANOS);
-        }
-    },
+    MARL_SPIN,
 
     /**
      * Comparison baseline: the JEC with a cap on searching workers, as Tokio and Go do. At most half the workers
      * search at once; the others go straight to the sleep step, and the last searcher that finds work wakes one
      * more.
      */
-    SEARCH_CAP {
-        @Override
-        Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe) {
-            JecSleep jec = new JecSleep(tuning.with(Tunable.WAKE_ON_WORK_FOUND, 0), parkers, probe);
-            return new SearchCapSleep(jec, tuning, parkers.length, coreWorkers);
-        }
-    };
-
-    /**
-     * The protocol itself, for one worker per parker. Only the JEC protocols block through the parkers; the
-     * lock-based baselines wait on conditions of their own shared lock. The first {@code coreWorkers} parkers
-     * belong to the pool's threads, the others to the extra slots that stand in for blocked workers
-     * ({@link Compensation}), which a cap on searchers does not count.
-     */
-    abstract Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe);
-
-    /** The spin phase this protocol has unless the builder sets one: none, except for {@link #MARL_SPIN}. */
-    long defaultSpinNanos(Tuning tuning) {
-        return 0L;
-    }
-
-    /**
-     * Whether a worker that left a lone job beside a producer pauses ({@link Tunable#LONE_JOB_PAUSE_NANOS},
-     * {@link SearchPolicy}) rather than yields: with the JEC protocols. The lock-based baselines keep the one yield
-     * that the lone-job rule had before the pause, so that they measure what they measured.
-     */
-    boolean pausesBesideProducers() {
-        return true;
-    }
-
-    /** The protocol with its spin phase: {@code spinNanos} &lt; 0 means this protocol's default. */
-    Sleep create(Tuning tuning, Parker[] parkers, int coreWorkers, long spinNanos, PoolProbe probe) {
-        Sleep sleep = create(tuning, parkers, coreWorkers, probe);
-        long spin = spinNanos < 0 ? defaultSpinNanos(tuning) : spinNanos;
-        return spin > 0 ? new SpinForWork(sleep, tuning, parkers.length, spin, probe) : sleep;
-    }
+    SEARCH_CAP;
 }

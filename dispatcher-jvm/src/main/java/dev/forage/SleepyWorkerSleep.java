@@ -174,6 +174,12 @@ final class SleepyWorkerSleep implements Sleep {
         tickle();
     }
 
+    /** A lock-based baseline keeps the yield the lone-job rule had before the pause. */
+    @Override
+    public boolean pausesBesideProducers() {
+        return false;
+    }
+
     @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         tickle();

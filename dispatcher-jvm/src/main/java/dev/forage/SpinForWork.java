@@ -96,6 +96,11 @@ final class SpinForWork implements Sleep {
     }
 
     @Override
+    public boolean pausesBesideProducers() {
+        return inner.pausesBesideProducers();
+    }
+
+    @Override
     public void notifyWorkerLatchIsSet(int workerIndex) {
         inner.notifyWorkerLatchIsSet(workerIndex);
     }

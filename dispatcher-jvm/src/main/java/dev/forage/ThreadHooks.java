@@ -10,7 +10,7 @@ final class ThreadHooks {
     private final ForageThreadHook start;
     private final ForageThreadHook stop;
 
-    ThreadHooks(Registry registry, ForagePoolBuilder settings) {
+    ThreadHooks(Registry registry, PoolSettings settings) {
         this.registry = registry;
         this.start = settings.onThreadStart;
         this.stop = settings.onThreadStop;

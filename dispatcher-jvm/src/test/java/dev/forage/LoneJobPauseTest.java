@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * The lone-job pause of the search policy ({@link LatchPause}, docs/sleep.md section 4.6): a worker that left a
+ * The lone-job pause of the search policy ({@link Parker#parkUntilSet}, docs/sleep.md section 4.6): a worker that left a
  * neighbour's only job parks briefly as an idle worker, outside the sleep protocol (not as a sleeper and not as a
  * napper), so that neither the neighbour's next push nor jobs piling up end it, while a latch set during it ends it
  * at once. The pool's part is {@link Registry#notifyWorkerLatchIsSet}, which tells both the protocol and the pause;

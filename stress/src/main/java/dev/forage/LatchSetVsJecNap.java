@@ -18,7 +18,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
  * blocked and unparks {@code napper}. Either the napper's CAS fails or the setter sees SLEEPING and then the thread.
  *
  * <p>The nap is one second ({@link StretchingParker}), about a million times longer than the race, and the outcome is judged on the park
- * itself ({@code JecSleep.lastNapParkNanos}, timed around the {@code parkNanos} call only): a park that ran its
+ * itself ({@code JecSleep.lastNapParkNanos}, timed around the parker's park only): a park that ran its
  * whole length is a lost wake-up, because a park only happens after {@code fallAsleep} succeeded, which means
  * the setter's swap came later, saw SLEEPING, and unparked the thread, so the park returns within
  * microseconds (or at once, on the permit). A broken run is slow (one second per lost wake-up) but ends.

@@ -12,7 +12,7 @@ import org.openjdk.jcstress.infra.results.IIZ_Result;
 
 /**
  * The lone-job pause's latch race ({@code docs/sleep.md} section 4.6): a worker that left a neighbour's only job
- * pauses in its search policy's {@link LatchPause}, a bounded park outside the sleep protocol that no post ends,
+ * pauses in its search policy's latch-ended park ({@link Parker#parkUntilSet}), a bounded park outside the sleep protocol that no post ends,
  * against {@code SpinLatch.set} from another thread. Only the latch can end the pause early, so this race is its
  * whole liveness: the pauser publishes {@code pausing} and then CASes its latch to SLEEPING; the setter swaps in SET
  * and, if it saw SLEEPING, the waker (as {@code Registry.notifyWorkerLatchIsSet} does) tells the protocol, which

@@ -9,6 +9,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * of the Java facade and of the context decorators is named there exactly once, under one layer, and every name
  * there is a file that exists. A file added without a layer, or a layer map that still names a removed file, fails
  * the build, so a newcomer can trust the map to say, for any file, its layer and so what it may touch.
- * The seams between the layers are pinned by {@code EngineSeamsTest}.
+ * Its "may use" column is checked both ways: a file that names a class of a layer its row does not list fails, and
+ * so does a listed layer that no file of the row uses, so the column says what the code does. The seams between
+ * the layers are pinned by {@code EngineSeamsTest}.
  */
 class ArchitectureMapTest {
     /** Module folders whose main sources the map covers (the working directory is dispatcher-jvm). */
@@ -41,6 +44,9 @@ class ArchitectureMapTest {
     /** A table row of the map: {@code | layer | `A`, `B`, ... | what it may use |}; only the second cell names files. */
     private static final Pattern ROW = Pattern.compile("^\\|\\s*([^|]+?)\\s*\\|([^|]*)\\|.*$");
     private static final Pattern NAME = Pattern.compile("`([A-Za-z0-9_.]+)`");
+    private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+)");
+    private static final Pattern IMPORT = Pattern.compile("(?m)^import ([\\w.]+(?:\\.\\*)?)");
+    private static final Pattern WORD = Pattern.compile("\\b[A-Z]\\w*\\b");
 
     @Test
     void everyMainSourceFileHasExactlyOneLayer() throws IOException {
@@ -81,6 +87,88 @@ class ArchitectureMapTest {
         }
         assertTrue(tooLong.isEmpty(), "main files over " + MAX_LINES + " lines, neither split nor named in "
                 + MAP + " (" + LONG_FILES + ") with a reason: " + tooLong);
+    }
+
+    /**
+     * The "may use" column, both ways. A name counts as a use when the file can see the class: its own package's,
+     * or imported (by name or with a wildcard), or written with its package; comments and string literals are left
+     * out, so a Javadoc link to another layer is no use.
+     */
+    @Test
+    void everyLayerUsesExactlyTheLayersItsRowLists() throws IOException {
+        Map<String, String> layerOf = new TreeMap<>();
+        layersByFile().forEach((file, layers) -> layerOf.put(file, layers.get(0)));
+        Map<String, Set<String>> mayUse = mayUseByLayer();
+        Map<String, Path> files = new TreeMap<>();
+        Map<String, String> packageOf = new TreeMap<>();
+        for (Path file : sources()) {
+            files.put(simpleName(file), file);
+            Matcher p = PACKAGE.matcher(Files.readString(file));
+            packageOf.put(simpleName(file), p.find() ? p.group(1) : "");
+        }
+        List<String> forbidden = new ArrayList<>();
+        Map<String, Set<String>> used = new TreeMap<>();
+        for (Map.Entry<String, Path> e : files.entrySet()) {
+            String name = e.getKey();
+            String layer = layerOf.get(name);
+            if (layer == null) continue; // reported by everyMainSourceFileHasExactlyOneLayer
+            String source = Files.readString(e.getValue());
+            Set<String> imports = new TreeSet<>();
+            Matcher imp = IMPORT.matcher(source);
+            while (imp.find()) imports.add(imp.group(1));
+            Matcher word = WORD.matcher(codeOnly(source));
+            Set<String> seen = new TreeSet<>();
+            while (word.find()) {
+                String other = word.group();
+                String otherLayer = layerOf.get(other);
+                if (other.equals(name) || otherLayer == null || otherLayer.equals(layer) || !seen.add(other)) continue;
+                String pkg = packageOf.get(other);
+                boolean visible = pkg.equals(packageOf.get(name)) || imports.contains(pkg + "." + other)
+                        || imports.contains(pkg + ".*") || source.contains(pkg + "." + other);
+                if (!visible) continue;
+                used.computeIfAbsent(layer, k -> new TreeSet<>()).add(otherLayer);
+                if (!mayUse.getOrDefault(layer, Set.of()).contains(otherLayer)) {
+                    forbidden.add(name + " (" + layer + ") uses " + other + " (" + otherLayer + ")");
+                }
+            }
+        }
+        assertTrue(forbidden.isEmpty(), "uses that " + MAP + " (" + SECTION + ", may use) does not allow: "
+                + forbidden);
+        List<String> unused = new ArrayList<>();
+        mayUse.forEach((layer, allowed) -> {
+            for (String other : allowed) {
+                assertTrue(mayUse.containsKey(other), layer + " may use '" + other + "', which is no layer of the map");
+                if (!used.getOrDefault(layer, Set.of()).contains(other)) unused.add(layer + " -> " + other);
+            }
+        });
+        assertTrue(unused.isEmpty(), "layers that " + MAP + " says may be used but no file of the row uses (drop "
+                + "them from 'may use', or the code has a use the check cannot see): " + unused);
+    }
+
+    private static Map<String, Set<String>> mayUseByLayer() throws IOException {
+        List<String> lines = Files.readAllLines(MAP);
+        Map<String, Set<String>> mayUse = new TreeMap<>();
+        for (int i = lines.indexOf(SECTION) + 1; i < lines.size() && !lines.get(i).startsWith("## "); i++) {
+            String line = lines.get(i);
+            if (!line.startsWith("| ") || line.startsWith("| layer ") || line.startsWith("| ---")) continue;
+            String[] cells = line.substring(1).split("\\|");
+            assertTrue(cells.length >= 3, "a row of " + SECTION + " without a 'may use' cell: " + line);
+            String allowed = cells[2].trim();
+            Set<String> layers = new TreeSet<>();
+            if (!allowed.equals("nothing")) {
+                for (String layer : allowed.split(",")) layers.add(layer.trim());
+            }
+            mayUse.put(cells[0].trim(), layers);
+        }
+        return mayUse;
+    }
+
+    /** The code of a source file without its comments and string literals (a text block counts as a string). */
+    static String codeOnly(String source) {
+        return source.replaceAll("(?s)\"\"\".*?\"\"\"", "\"\"")
+                .replaceAll("(?s)/\\*.*?\\*/", " ")
+                .replaceAll("//[^\n]*", " ")
+                .replaceAll("\"(\\\\.|[^\"\\\\\n])*\"", "\"\"");
     }
 
     private static Map<String, List<String>> layersByFile() throws IOException {

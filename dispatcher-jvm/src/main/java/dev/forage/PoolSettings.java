@@ -1,0 +1,40 @@
+package dev.forage;
+
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a pool is built from, as the engine reads it: {@link Registry} and its parts take their settings from here
+ * and never from the public builder, which fills these fields after checking each value
+ * ({@link ForagePoolBuilder}, the one subclass).
+ */
+abstract class PoolSettings {
+    int threads = Runtime.getRuntime().availableProcessors();
+    /** 0: the thread count ({@code maxParallelism}). */
+    int maxParallelism;
+    String name;
+    boolean daemon = true;
+    ThreadFactory threadFactory;
+    Thread.UncaughtExceptionHandler handler;
+    SleepProtocol sleepProtocol = SleepProtocol.JEC;
+    /** Negative: the protocol's own default. */
+    long spinForWorkNanos = -1L;
+    Clock clock = Clock.SYSTEM;
+    /** Negative: {@code DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
+    int maxBlockingThreads = -1;
+    long blockingKeepAliveNanos = TimeUnit.SECONDS.toNanos(60);
+    /** 0: workers never retire. */
+    long keepAliveNanos = DEFAULT_KEEP_ALIVE_NANOS;
+    boolean ioWorkers;
+    /** The default of {@code keepAlive}: 60 seconds. */
+    static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
+    /** The pool's tunables: the defaults, or what {@code tune} and {@code longJobThreshold} set. */
+    Tuning tuning = Tuning.DEFAULTS;
+    int queueCapacity = WorkDeque.DEFAULT_CAPACITY;
+    QueueFullPolicy queueFullPolicy = QueueFullPolicy.REJECT;
+    /** Null: tasks are queued as submitted. */
+    ForageTaskDecorator taskDecorator;
+    /** Null: none. */
+    ForageThreadHook onThreadStart;
+    ForageThreadHook onThreadStop;
+}
