@@ -308,7 +308,7 @@ final class CallerRunner implements Runner, PendingJobs {
         int ran = 0;
         Runnable job;
         while ((job = worker.search.findAnyWork()) != null) {
-            worker.execute(job);
+            worker.runJob(job);
             ran++;
         }
         return ran;

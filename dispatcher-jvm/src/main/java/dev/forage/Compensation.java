@@ -210,7 +210,7 @@ final class Compensation {
             // Released: nobody else pops this deque, so run what is left of it before leaving.
             Runnable job;
             while ((job = w.deque.pop()) != null) {
-                w.execute(job);
+                w.runJob(job);
             }
             synchronized (this) {
                 if (slot.state == ACTIVE) {

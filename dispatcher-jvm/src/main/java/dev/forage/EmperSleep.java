@@ -73,7 +73,7 @@ final class EmperSleep implements Sleep {
         }
         this.readers = new HintPipe.Reader[threads];
         for (int i = 0; i < threads; i++) {
-            readers[i] = new HintPipe.Reader(pipe);
+            readers[i] = new HintPipe.Reader(pipe, parkers[i]);
         }
         this.probe = probe;
         this.parkers = parkers;
@@ -120,7 +120,7 @@ final class EmperSleep implements Sleep {
             return; // SET: the worker loop sees it
         }
         HintPipe.Reader me = readers[idle.workerIndex];
-        WorkerStatistics stats = context.counters();
+        WorkerStatistics stats = context.statistics();
         boolean didBlock = false;
         pipe.lock.lock();
         try {

@@ -42,9 +42,8 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * The shared default pool, created on first use: daemon threads named {@code forage-common-worker-N}, one
-     * per available processor (override with the system property {@code forage.common.parallelism}). It cannot
-     * be shut down.
+     * The shared default pool, made on first use: daemon threads {@code forage-common-worker-N}, one per processor
+     * (or the system property {@code forage.common.parallelism}). It cannot be shut down.
      */
     public static ForagePool commonPool() {
         return CommonPool.INSTANCE;
@@ -58,41 +57,26 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /**
      * Runs {@code blocking} on the calling thread as a <i>blocking section</i> and returns its result: on a worker of
-     * a Forage pool, another thread runs in this worker's place until {@code blocking} returns, so the pool keeps
-     * its parallelism (see "Blocking" above); on any other thread, it just runs. Sections nest (an inner one costs
-     * a field increment). Use it around calls that block for long (I/O, JDBC, {@code Object.wait}), not around
-     * short CPU work: entering one may wake or start a thread.
+     * a Forage pool, another thread runs in this worker's place until {@code blocking} returns, up to
+     * {@link ForagePoolBuilder#maxBlockingThreads maxBlockingThreads} stand-ins; elsewhere it just runs. Sections
+     * nest. For calls that block for long (I/O, JDBC), not for short CPU work: the package overview, "Blocking".
+     * {@code String row = ForagePool.managedBlock(() -> jdbc.queryForString(sql));}
      *
-     * <pre>{@code
-     * String row = ForagePool.managedBlock(() -> jdbc.queryForString(sql));
-     * }</pre>
-     *
-     * Beyond {@link ForagePoolBuilder#maxBlockingThreads maxBlockingThreads} blocked workers, and on a
-     * single-threaded pool, a section runs without a stand-in (the pool runs with fewer workers meanwhile).
-     *
-     * @return what {@code blocking} returned
      * @throws Exception whatever {@code blocking} throws, unchanged
      */
     public static <T> T managedBlock(Callable<T> blocking) throws Exception {
-        if (blocking == null) {
-            throw new NullPointerException("ForagePool.managedBlock: blocking must not be null; pass the code that "
-                    + "blocks");
-        }
+        notNull(blocking, "ForagePool.managedBlock: blocking must not be null; pass the code that blocks");
         Worker w = InWorker.current();
         return w == null ? blocking.call() : w.registry.managedBlock(blocking);
     }
 
     /**
-     * An executor for tasks that block, at most {@link ForagePoolBuilder#maxBlockingThreads maxBlockingThreads}
-     * at once (the rest wait in a FIFO queue), each run on this pool inside a blocking section (see
-     * {@link #managedBlock}): the counterpart of kotlinx's {@code Dispatchers.IO}, sharing this pool's threads.
-     * Submitted from one of this pool's workers, a task usually runs on that same worker once its current job
-     * ends (no thread hop), while another thread takes the worker's place. After {@link #shutdown()}, outside
-     * submissions are rejected as for {@link #execute}.
+     * An executor for tasks that block, at most {@link #maxBlockingThreads()} at once (the rest wait in a FIFO
+     * queue), each run on this pool inside a blocking section ({@link #managedBlock}): kotlinx's
+     * {@code Dispatchers.IO}, sharing this pool's threads. After shutdown, outside submissions are rejected.
      *
      * <pre>{@code
-     * CompletableFuture<byte[]> raw = CompletableFuture.supplyAsync(() -> read(path), pool.blockingExecutor());
-     * raw.thenApplyAsync(Report::parse, pool);   // back to the pool for the CPU part
+     * CompletableFuture.supplyAsync(() -> read(path), pool.blockingExecutor()).thenApplyAsync(Report::parse, pool);
      * }</pre>
      */
     public Executor blockingExecutor() {
@@ -108,14 +92,9 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * A view of {@link #blockingExecutor()} with its own limit: at most {@code parallelism} of its tasks run at
-     * once, independently of the default executor's limit and of other views (as kotlinx's
-     * {@code Dispatchers.IO.limitedParallelism}). The pool still stands in for at most
-     * {@code maxBlockingThreads} blocked workers at once.
-     *
-     * <pre>{@code
-     * Executor database = pool.blockingExecutor(10);   // never more than 10 connections busy
-     * }</pre>
+     * A view of {@link #blockingExecutor()} that runs at most {@code parallelism} of its tasks at once, apart from
+     * the default limit and other views (kotlinx's {@code Dispatchers.IO.limitedParallelism}), as in
+     * {@code Executor database = pool.blockingExecutor(10)}.
      *
      * @throws IllegalArgumentException if {@code parallelism} is less than 1
      */
@@ -168,15 +147,9 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /**
      * Changes the number of worker threads while the pool runs and returns the number before, as
-     * {@code ForkJoinPool.setParallelism} (JDK 19) does: from 1 to {@link #maxParallelism()}, fixed at build. Workers
-     * above the new value finish the job in hand and leave (nothing accepted is dropped); added workers start at
-     * once. Calls are serialized; what a shrink and a grow do exactly: {@code docs/lifecycle.md}.
-     *
-     * <pre>{@code
-     * ForagePool pool = ForagePool.builder().threads(4).maxParallelism(16).build();
-     * pool.setParallelism(8);   // returns 4; four more workers start
-     * pool.setParallelism(2);   // returns 8; six leave after their current jobs
-     * }</pre>
+     * {@code ForkJoinPool.setParallelism} does: from 1 to {@link #maxParallelism()}. Workers above the new value
+     * finish their job and leave, nothing accepted is dropped, and added workers start at once
+     * ({@code docs/lifecycle.md}). {@code pool.setParallelism(8)} on a pool of 4 returns 4 and starts four workers.
      *
      * @throws IllegalArgumentException if {@code parallelism} is below 1 or above {@link #maxParallelism()}
      * @throws IllegalStateException after {@link #shutdown()}
@@ -196,14 +169,9 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Single-threaded pools only: runs the queued jobs, and the jobs they queue, on the calling thread until the
-     * queue is empty, and returns how many ran. Timers that are not due stay queued. If another thread is
-     * running this pool's jobs, waits until it stops first.
-     *
-     * <pre>{@code
-     * pool.execute(() -> log.add("a"));   // only queued
-     * pool.runPending();                  // runs it here; returns 1
-     * }</pre>
+     * Single-threaded pools only: runs the queued jobs, and the jobs they queue, on the calling thread until none is
+     * left (timers not yet due stay queued), and returns how many ran; waits first for another thread running this
+     * pool's jobs. {@code pool.execute(() -> log.add("a"))} only queues; {@code pool.runPending()} then runs it here.
      *
      * @throws IllegalStateException on a pool with worker threads (they run queued jobs themselves)
      */
@@ -217,12 +185,8 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * IO pools: tells {@code listener} once, on a worker of this pool, when {@code channel} is ready for
-     * {@code op}. The channel belongs to the worker whose selector holds its key, which sees readiness in its
-     * select when idle or in a look every few jobs when busy; when it leaves its channels unwatched for
-     * {@code forage.io.takeoverMillis}, another IO worker looks instead. A channel closed while a wait is pending
-     * fails the wait; shutdown fails every wait. At most one wait per operation and channel at a time. Ownership,
-     * takeover and failures: {@code docs/io.md}.
+     * IO pools: tells {@code listener} once, on a worker of this pool, when {@code channel} is ready for {@code op};
+     * who watches the channel, and how a wait fails: {@link IoWait}.
      *
      * <pre>{@code
      * pool.awaitReadiness(ch, SelectionKey.OP_READ, new ReadinessListener() {
@@ -247,15 +211,13 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code job} on the pool. Called on one of this pool's workers, the job goes to that worker's next slot,
-     * which it takes next, or, when a job already waits there, on its own deque (LIFO); other workers can steal it
-     * either way. From any other thread, the job goes to the pool's injector (FIFO). Never runs it inline, but for
-     * one case: from outside the pool, when the queue is full ({@link ForagePoolBuilder#queueCapacity}) and the
-     * pool was built with {@link QueueFullPolicy#CALLER_RUNS}, the calling thread runs it before this returns.
+     * Runs {@code job} on the pool: from one of this pool's workers, on that worker (its next slot, or its deque),
+     * where others can steal it; from any other thread, at the back of the injector. Never inline, but from outside
+     * a full pool built with {@link QueueFullPolicy#CALLER_RUNS}, where the caller runs it.
      *
      * @throws NullPointerException if {@code job} is null
-     * @throws RejectedExecutionException if called from outside the pool after shutdown, or when the queue is full
-     *     (the message names the pool and the queue) and the policy is {@link QueueFullPolicy#REJECT}
+     * @throws RejectedExecutionException from outside after shutdown, or when the queue is full (the message names
+     *     the pool and the queue) and the policy is {@link QueueFullPolicy#REJECT}
      */
     @Override
     public void execute(Runnable job) {
@@ -264,17 +226,10 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code job} on the pool behind the jobs already queued, even when called on a worker, so that a job that
-     * re-submits itself this way cannot starve others (Kotlin's {@code yield()} uses it). From outside, or while
-     * outside jobs wait, it goes to the back of the injector; on a worker otherwise, to the back of its own deque,
-     * behind its neighbours (as Tokio's and kotlinx's {@code yield} do). Every worker still polls the injector at
-     * least every {@code forage.fairnessInterval} (61) jobs.
-     * <pre>{@code
-     * pool.execute(new Runnable() {     // interleaves with other jobs instead of running ten times in a row
-     *     int left = 10;
-     *     public void run() { if (--left > 0) pool.executeFair(this); }
-     * });
-     * }</pre>
+     * Runs {@code job} behind the jobs already queued, even from a worker, so that a job that re-submits itself
+     * this way cannot starve others (Kotlin's {@code yield()}): at the back of the injector from outside or while
+     * outside jobs wait, else at the back of the worker's own deque, behind its neighbours (Tokio's and kotlinx's
+     * {@code yield}). {@code public void run() { if (--left > 0) pool.executeFair(this); }} interleaves with others.
      *
      * @throws NullPointerException if {@code job} is null
      * @throws RejectedExecutionException if called from outside the pool after shutdown, or when the queue is full,
@@ -286,11 +241,9 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code job} once {@code delay} has elapsed, as an injected job. No dedicated timer thread: a sleeping
-     * worker parks until the earliest deadline, and while every worker is busy the pool's monitor queues the job
-     * on time, to run when a worker is free ({@code docs/monitor.md}). A delay of zero or less runs the job as
-     * soon as a worker looks. For a short action that must not wait for a worker (a timeout), see
-     * {@link #scheduleTimeout}.
+     * Runs {@code job} once {@code delay} has elapsed, as an injected job: a sleeping worker parks until the
+     * earliest deadline, and while every worker is busy the monitor queues the job on time ({@code docs/monitor.md}).
+     * For a short action that must not wait for a worker, see {@link #scheduleTimeout}.
      *
      * <pre>{@code
      * TimerHandle h = pool.schedule(() -> System.out.println("later"), 50, TimeUnit.MILLISECONDS);
@@ -308,18 +261,12 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code action} once {@code delay} has elapsed, on the thread that notices the deadline, without waiting
-     * for a free worker: the timer for timeouts. While a worker sleeps and watches the timers it runs the action;
-     * while every worker is busy or blocked, the pool's monitor thread runs it on time (within about a millisecond
-     * of the deadline; {@code docs/monitor.md}), as the JDK's delayer thread runs {@code orTimeout}. So the action
-     * must be short and must never block: complete a future, cancel a call, set a flag, submit a job. Anything
-     * longer belongs in {@link #schedule}, whose job is queued on time and runs when a worker is free. A failure
-     * goes to the pool's uncaught-exception handler.
-     *
-     * <pre>{@code
-     * TimerHandle t = pool.scheduleTimeout(() -> reply.completeExceptionally(new TimeoutException()), 2, SECONDS);
-     * reply.whenComplete((r, e) -> t.cancel());
-     * }</pre>
+     * Runs {@code action} once {@code delay} has elapsed on the thread that notices the deadline, without waiting
+     * for a free worker: the timer for timeouts. A sleeping worker that watches the timers runs it, or, while every
+     * worker is busy or blocked, the monitor thread, within about a millisecond ({@code docs/monitor.md}), as the
+     * JDK's delayer runs {@code orTimeout}; so it must be short and never block. Its failure goes to the handler.
+     * {@code TimerHandle t = pool.scheduleTimeout(() -> reply.completeExceptionally(new TimeoutException()), 2,
+     * SECONDS);}
      *
      * @throws NullPointerException if {@code action} or {@code unit} is null
      * @throws RejectedExecutionException after shutdown
@@ -332,31 +279,22 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker of this
-     * pool, {@code b} is pushed where idle workers can steal it while the caller runs {@code a}; if nobody
-     * stole {@code b}, the caller runs it too, and if someone did, the caller runs other jobs until {@code b}
-     * is done. From outside the pool the whole join runs inside the pool and the caller blocks.
-     *
-     * <p>If {@code a} or {@code b} throws, the exception is rethrown unchanged after both finished (when both
-     * throw, {@code a}'s exception carries {@code b}'s as suppressed).
-     *
-     * @throws NullPointerException if {@code a} or {@code b} is null
+     * Runs {@code a} and {@code b}, potentially in parallel, and returns both results. On a worker of this pool,
+     * {@code b} waits on its deque for a thief while the caller runs {@code a}, then the caller runs {@code b} or,
+     * if it was stolen, other jobs until it is done; from outside, the whole join runs in the pool and the caller
+     * blocks. A failure is rethrown unchanged after both finished ({@code a}'s carries {@code b}'s as suppressed).
      */
     public <A, B> JoinResult<A, B> join(final Computation<A> a, final Computation<B> b) {
         if (a == null || b == null) {
-            throw new NullPointerException("ForagePool.join: both computations must be non-null (a="
-                    + a + ", b=" + b + ")");
+            throw new NullPointerException("ForagePool.join: both computations must be non-null (a=" + a + ", b=" + b + ")");
         }
         return InWorker.join(registry, a, b);
     }
 
     /**
-     * Runs {@code body}, which may {@linkplain Scope#spawn spawn} jobs, and returns its result once the body
-     * and every spawned job finished. A worker that waits here runs other jobs meanwhile. From outside the
-     * pool the scope runs inside the pool and the caller blocks. See {@link Scope} for an example and for
-     * failure handling.
-     *
-     * @throws NullPointerException if {@code body} is null
+     * Runs {@code body}, which may {@linkplain Scope#spawn spawn} jobs, and returns its result once the body and
+     * every spawned job finished; a worker that waits here runs other jobs, a caller from outside blocks. See
+     * {@link Scope} for an example and for failure handling.
      */
     public <T> T scope(final ScopeBody<T> body) {
         notNull(body, "ForagePool.scope: body must not be null");
@@ -364,39 +302,31 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Starts {@code body} as a scope without waiting for it: like {@link #scope}, but the caller returns at once
-     * and {@code listener} is told when the body and every job spawned into the scope finished. On a worker of
-     * this pool the body runs right here before this returns (its spawned jobs go on without the caller); from
-     * any other thread it runs as a job on the pool. Useful where a thread must not wait, such as an event loop
-     * or a suspended coroutine (Kotlin's {@code awaitScope} is built on it).
+     * Starts {@code body} as a scope without waiting: like {@link #scope}, but {@code listener} is told when the body
+     * and every job spawned into it finished. On a worker of this pool the body runs here before this returns; from
+     * any other thread it runs as a job. For threads that must not wait (an event loop; Kotlin's {@code awaitScope}).
      *
      * <pre>{@code
-     * pool.scopeAsync(s -> {
-     *     for (Path file : files) s.spawn(() -> index(file));
-     *     return files.size();
-     * }, (count, failure) -> System.out.println(failure == null ? count + " indexed" : "failed: " + failure));
+     * pool.scopeAsync(s -> { files.forEach(f -> s.spawn(() -> index(f))); return files.size(); },
+     *         (count, failure) -> System.out.println(failure == null ? count + " indexed" : "failed: " + failure));
      * }</pre>
      *
      * @throws NullPointerException if {@code body} or {@code listener} is null
-     * @throws RejectedExecutionException if called from outside the pool after shutdown (nothing ran, and the
-     *     listener is not called)
+     * @throws RejectedExecutionException if called from outside the pool after shutdown (the listener is not called)
      */
     public <T> void scopeAsync(ScopeBody<T> body, ScopeListener<? super T> listener) {
         if (body == null || listener == null) {
-            throw new NullPointerException("ForagePool.scopeAsync: body and listener must be non-null (body="
-                    + body + ", listener=" + listener + ")");
+            throw new NullPointerException("ForagePool.scopeAsync: body and listener must be non-null (body=" + body
+                    + ", listener=" + listener + ")");
         }
         InWorker.scopeAsync(registry, body, listener);
     }
 
     /**
-     * Runs {@code computation} inside this pool and returns its result. On a worker of this pool it runs
-     * inline. On a worker of another Forage pool, that worker keeps running its own pool's jobs until the
-     * result is ready. On any other thread, the caller blocks (interrupts are not lost: the flag is re-set on
-     * return). On a {@linkplain #isSingleThreaded() single-threaded} pool, the caller runs the queued jobs and
-     * then the computation itself.
+     * Runs {@code computation} inside this pool and returns its result: inline on a worker of this pool; on a
+     * worker of another Forage pool, which runs its own pool's jobs meanwhile; else the caller blocks (an interrupt
+     * is re-set on return). A single-threaded pool's caller runs the queued jobs, then the computation.
      *
-     * @throws NullPointerException if {@code computation} is null
      * @throws RejectedExecutionException if called from outside after shutdown
      */
     public <T> T install(final Computation<T> computation) {
@@ -421,10 +351,9 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Shuts down, cancels pending timers, removes the jobs still queued from outside, interrupts the workers,
-     * and returns the jobs that never started, as they were submitted (without the
-     * {@linkplain ForagePoolBuilder#taskDecorator task decorator}'s wrapping). Jobs that running jobs pushed on their
-     * own deques still run: a computation that waits for them would otherwise never finish.
+     * Shuts down, cancels pending timers, removes the jobs queued from outside, interrupts the workers and returns
+     * the jobs that never started, as submitted (undecorated). Jobs that running jobs pushed on their own deques
+     * still run: a computation that waits for them would otherwise never finish.
      *
      * @throws UnsupportedOperationException on the {@linkplain #commonPool() common pool}
      */
@@ -434,18 +363,9 @@ public final class ForagePool implements Executor, AutoCloseable {
     }
 
     /**
-     * Runs {@code action} once, when this pool is shut down through any face: {@link #shutdown()},
-     * {@link #shutdownNow()}, {@link #close()}, or an executor or dispatcher over it. It runs on the thread that
-     * shut the pool down, after new outside submissions are refused; if the pool is already shut down, at once
-     * on the calling thread. For code over the pool that must react, such as an executor that cancels its
-     * periodic tasks; keep it short. An exception it throws goes to the pool's uncaught-exception handler. On
-     * the {@linkplain #commonPool() common pool}, which is never shut down, it never runs.
-     *
-     * <pre>{@code
-     * pool.whenShutdown(() -> heartbeat.cancel(false));
-     * }</pre>
-     *
-     * @throws NullPointerException if {@code action} is null
+     * Runs {@code action} once, on the thread that shuts this pool down through any face (after outside submissions
+     * are refused), or at once if it is shut down already; never on the common pool. Keep it short, as in
+     * {@code pool.whenShutdown(() -> heartbeat.cancel(false))}; its exception goes to the uncaught-exception handler.
      */
     public void whenShutdown(Runnable action) {
         notNull(action, "ForagePool.whenShutdown: action must not be null");
@@ -519,11 +439,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     @Override
     public String toString() {
-        PoolStatistics s = PoolStatistics.of(registry);
-        return "ForagePool[" + registry.name + ", " + registry.lifecycle.state() + ", threads=" + s.threads()
-                + ", active=" + s.activeWorkers() + ", idle=" + s.idleWorkers() + ", sleeping=" + s.sleepingWorkers()
-                + (s.retiredWorkers() > 0 ? ", retired=" + s.retiredWorkers() : "")
-                + ", queued=" + s.queuedJobs() + " (deques=" + s.dequeQueuedJobs() + ", injector="
-                + s.injectorQueuedJobs() + "), steals=" + s.steals() + ", jobsRun=" + s.jobsRun() + "]";
+        return PoolStatistics.of(registry).describe(registry.name, registry.lifecycle.state());
     }
+
 }

@@ -29,8 +29,9 @@ final class HintPipe {
         /** A hint the pipe gave us, not yet moved to the worker's idle state, or {@link IdleState#ANYWHERE}. */
         int delivered = IdleState.ANYWHERE;
 
-        Reader(HintPipe pipe) {
-            this.sleeper = new SharedLockSleepState(pipe.lock);
+        /** {@code parker}: the worker's own, in which it waits for its hint. */
+        Reader(HintPipe pipe, Parker parker) {
+            this.sleeper = new SharedLockSleepState(pipe.lock, parker);
         }
     }
 
@@ -79,8 +80,7 @@ final class HintPipe {
                 return;
             }
             r.sleeper.blocked = true;
-            r.sleeper.wakeUp.awaitUninterruptibly();
-            r.sleeper.blocked = false;
+            r.sleeper.awaitWake();
         }
     }
 

@@ -1,8 +1,8 @@
 package dev.forage;
 
 /**
- * What a sleep strategy needs from the worker that is going to sleep. Implemented by the pool's worker.
- *
+ * What a sleep protocol needs from the worker that is going to sleep: implemented by {@link WorkerIdle}, the worker
+ * as its protocol sees it while idle (and by the race tests' stand-ins, which drive a protocol apart from a pool).
  */
 interface IdleContext {
     /** Park with no deadline. */
@@ -31,5 +31,5 @@ interface IdleContext {
     void wakeupWithoutWork();
 
     /** This worker's statistics, written only by this worker. */
-    WorkerStatistics counters();
+    WorkerStatistics statistics();
 }

@@ -8,6 +8,17 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * One pending wait for readiness, returned by {@link ForagePool#awaitReadiness}. {@link #cancel()} ends it
  * without telling its listener and withdraws its interest from the owning worker's selector.
  *
+ * <p>The channel belongs to one worker, the one whose selector holds its key: at its first wait, the calling
+ * worker (or, from outside the pool, one picked by the channel), and that worker until the channel is closed. A
+ * wait from another thread is handed to the owner. The owner sees readiness in its select when idle, or in a
+ * non-blocking look every few jobs when busy, and tells the listener itself, so that the jobs the listener submits
+ * go to the owner's own deque. When the owner has left its channels unwatched for {@code forage.io.takeoverMillis}
+ * (1 ms by default: a long job, or the OS descheduled it), another IO worker looks at its selector and tells the
+ * listener instead, on that worker. At most one wait per operation and channel at a time. A channel closed while a
+ * wait is pending fails the wait (at the owner's next select, within {@code forage.io.closedCheckMillis}, 250 ms by
+ * default: closing a channel wakes no selector); shutting the pool down fails every pending wait with an
+ * {@link java.nio.channels.AsynchronousCloseException} naming the pool, and later waits at once.
+ *
  * <pre>{@code
  * IoWait wait = pool.awaitReadiness(channel, SelectionKey.OP_READ, listener);
  * ...

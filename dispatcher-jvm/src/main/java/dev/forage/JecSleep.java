@@ -132,7 +132,7 @@ final class JecSleep implements Sleep {
             // the first post moves the JEC (one CAS), and the S2 after the nap tells whether anything was posted
             // during it.
             idle.napped = true;
-            context.counters().nap();
+            context.statistics().nap();
             nap(idle.workerIndex, latch);
         } else if (sleep(idle, latch, context)) {
             // Work was posted since we got sleepy (S2 below), so we search again. When one busy worker keeps
@@ -193,7 +193,7 @@ final class JecSleep implements Sleep {
             return false; // the latch is SET: the worker loop will see it
         }
         WorkerSleepState state = workers[index];
-        WorkerStatistics stats = context.counters();
+        WorkerStatistics stats = context.statistics();
         state.lock.lock();
         try {
             // Held until isBlocked is set (or sleep returns): a waker that saw us counted as sleeping takes this
@@ -413,7 +413,7 @@ final class JecSleep implements Sleep {
     }
 
     /** Test hook: the counters word. */
-    JecCounters counters() {
+    JecCounters statistics() {
         return counters;
     }
 

@@ -60,7 +60,7 @@ final class Join {
                 w.counters.jobRun();
                 return;
             }
-            w.execute(job);
+            w.runJob(job);
             if (latchB.probe()) {
                 return;
             }

@@ -331,4 +331,13 @@ public final class PoolStatistics {
                 .append(", queuedPerWorker=").append(Arrays.toString(queuedPerWorker))
                 .append(", busyNanosPerWorker=").append(Arrays.toString(busyNanosPerWorker)).append('}').toString();
     }
+
+    /** {@link ForagePool#toString()}: {@code name} and {@code state} with these counts, for people. */
+    String describe(String name, String state) {
+        return "ForagePool[" + name + ", " + state + ", threads=" + threads() + ", active=" + activeWorkers()
+                + ", idle=" + idleWorkers() + ", sleeping=" + sleepingWorkers()
+                + (retiredWorkers() > 0 ? ", retired=" + retiredWorkers() : "") + ", queued=" + queuedJobs()
+                + " (deques=" + dequeQueuedJobs() + ", injector=" + injectorQueuedJobs() + "), steals=" + steals()
+                + ", jobsRun=" + jobsRun() + "]";
+    }
 }

@@ -1,46 +1,67 @@
 package dev.forage;
 
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One worker's blocking state in a strategy whose sleepers share one lock (the single lock of Rayon's pre-RFC-5
- * module, EMPER's hint pipe): a condition of that lock and the lock-guarded {@code blocked} flag, which only the
- * worker sets and only a waker (or the worker's own timer deadline) clears. The same discipline as
- * {@link WorkerSleepState}: the worker holds the lock from its last check until it is inside {@code await}, so a
- * waker that takes the lock and sees {@code blocked} cannot signal too early.
+ * module, EMPER's hint pipe): the lock-guarded {@code blocked} flag, which only the worker sets and only a waker (or
+ * the worker's own timer deadline) clears, and the worker's {@link Parker}, in which it blocks. It is the
+ * condition variable of those designs, built on the parker as a condition variable is built on a thread park: the
+ * worker checks {@code blocked} under the lock, releases the lock and parks; a waker clears the flag under the lock
+ * and unparks. An unpark that comes between the release and the park is the park's permit, so none is lost.
  */
 final class SharedLockSleepState {
-    final Condition wakeUp;
+    private final ReentrantLock lock;
+    private final Parker parker;
     /** Guarded by the shared lock. */
     boolean blocked;
 
-    SharedLockSleepState(ReentrantLock lock) {
-        this.wakeUp = lock.newCondition();
+    SharedLockSleepState(ReentrantLock lock, Parker parker) {
+        this.lock = lock;
+        this.parker = parker;
     }
 
     /**
      * The worker, holding the lock, with {@code blocked} set: waits until a waker clears it, or until the deadline
      * that {@link IdleContext#parkNanos} gives passes (the timer watch, or a timed latch wait). Returns true when a
-     * waker cleared it; false when the worker woke itself, in which case this clears the flag.
+     * waker cleared it; false when the worker woke itself, in which case this clears the flag. Holds the lock again
+     * on return.
      */
     boolean await(IdleContext context) {
-        while (blocked) {
-            long nanos = context.parkNanos();
-            if (nanos == IdleContext.PARK_FOREVER) {
-                wakeUp.awaitUninterruptibly();
-            } else if (nanos <= 0L) {
-                blocked = false;
-                return false;
-            } else {
+        return park(context);
+    }
+
+    /** The worker, holding the lock, with {@code blocked} set: waits until a waker clears it, with no deadline. */
+    void awaitWake() {
+        park(null);
+    }
+
+    private boolean park(IdleContext context) {
+        parker.bindCurrentThread(); // before the lock is released: no waker can see blocked before this
+        boolean interrupted = false;
+        try {
+            while (blocked) {
+                long nanos = context == null ? IdleContext.PARK_FOREVER : context.parkNanos();
+                if (nanos != IdleContext.PARK_FOREVER && nanos <= 0L) {
+                    blocked = false;
+                    return false;
+                }
+                lock.unlock();
                 try {
-                    wakeUp.awaitNanos(nanos);
-                } catch (InterruptedException ignored) {
-                    // Workers are not woken by interrupts (as in JecSleep); the loop re-checks the flag.
+                    parker.park(nanos == IdleContext.PARK_FOREVER ? Parker.FOREVER : nanos);
+                    // Workers are not woken by interrupts (as in JecSleep): clear it so that the park does not
+                    // return at once again, and set it again on the way out, as awaitUninterruptibly would.
+                    interrupted |= Thread.interrupted();
+                } finally {
+                    lock.lock();
                 }
             }
+            return true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        return true;
     }
 
     /** A waker, holding the lock: wakes the worker if it is blocked. Returns whether it did. */
@@ -49,12 +70,12 @@ final class SharedLockSleepState {
             return false;
         }
         blocked = false;
-        wakeUp.signal();
+        parker.unpark();
         return true;
     }
 
     /** Holding the lock: makes a blocked worker re-read its deadline without waking it (a timer moved earlier). */
     void rereadDeadline() {
-        wakeUp.signal();
+        parker.unpark();
     }
 }

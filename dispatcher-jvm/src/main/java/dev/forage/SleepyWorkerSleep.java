@@ -59,7 +59,7 @@ final class SleepyWorkerSleep implements Sleep {
         }
         this.sleepers = new SharedLockSleepState[threads];
         for (int i = 0; i < threads; i++) {
-            sleepers[i] = new SharedLockSleepState(lock);
+            sleepers[i] = new SharedLockSleepState(lock, parkers[i]);
         }
         this.roundsUntilSleepy = roundsUntilSleepy;
         this.roundsUntilAsleep = roundsUntilAsleep;
@@ -118,7 +118,7 @@ final class SleepyWorkerSleep implements Sleep {
             return; // SET: the worker loop sees it
         }
         SharedLockSleepState me = sleepers[idle.workerIndex];
-        WorkerStatistics stats = context.counters();
+        WorkerStatistics stats = context.statistics();
         boolean blocked = false;
         lock.lock();
         try {

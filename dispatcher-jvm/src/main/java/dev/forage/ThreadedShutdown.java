@@ -149,7 +149,7 @@ final class ThreadedShutdown {
         while (true) {
             Runnable job = w.search.findAnyWork();
             if (job != null) {
-                w.execute(job);
+                w.runJob(job);
                 continue;
             }
             if (registry.lifecycle.submissionsInFlight() || !registry.injector.isEmpty()) {

@@ -8,7 +8,7 @@ package dev.forage;
  *
  * <p>{@code abandon} may itself run out of stack, since it runs about as deep as the failure struck. The worker
  * then keeps the job on its list of unsettled jobs, through {@link #nextUnsettled} (a field write, which needs no
- * stack), and calls {@code abandon} again from a shallower frame ({@code Worker.execute}). So {@code abandon} must
+ * stack), and calls {@code abandon} again from a shallower frame ({@code Worker.runJob}). So {@code abandon} must
  * be idempotent: it finishes whatever part of the job's completion has not happened, and repeats nothing that
  * has.
  */

@@ -44,7 +44,7 @@ final class Worker extends WorkerPad1 {
     private final int maxHelpDepth;
     /**
      * Failures of plain jobs not yet reported to the handler because reporting them ran out of stack; owner only.
-     * Written in a catch block without a call, so it needs no stack; reported by the next {@link #execute} that
+     * Written in a catch block without a call, so it needs no stack; reported by the next {@link #runJob} that
      * returns. A handful is plenty: each frame that reports has more stack than the one that could not.
      */
     private final Throwable[] unreported = new Throwable[8];
@@ -96,7 +96,7 @@ final class Worker extends WorkerPad1 {
             // threads left), help as usual: liveness first.
             Runnable own;
             while (!latch.probe() && (own = popAbove(floor)) != null) {
-                execute(own);
+                runJob(own);
             }
             if (latch.probe()) {
                 return true;
@@ -119,7 +119,7 @@ final class Worker extends WorkerPad1 {
                     job = search.takeBeforeIdling();
                 }
                 if (job != null) {
-                    execute(job);
+                    runJob(job);
                     continue;
                 }
                 IdleState spell = idle.enter();
@@ -127,7 +127,7 @@ final class Worker extends WorkerPad1 {
                     job = search.findWork(spell);
                     if (job != null) {
                         idle.leave(spell);
-                        execute(job);
+                        runJob(job);
                         continue outer;
                     }
                     if (passed(deadline) || idle.keepAliveEnded()) {
@@ -313,7 +313,7 @@ final class Worker extends WorkerPad1 {
      * escapes the job, or keeps it from starting, a job that somebody waits for is completed with it and its waiter
      * released ({@link WaitedJob}); when even that runs out of stack, a shallower {@code execute} finishes it.
      */
-    void execute(Runnable job) {
+    void runJob(Runnable job) {
         // Every job starts with a clear interrupt status: one delivered while this worker was idle, or meant for
         // the job that ran before, is not this job's. One pending for an enclosing wait (a job waiting in join
         // runs other jobs meanwhile) is set again afterwards, for that wait.

@@ -107,7 +107,7 @@ final class WorkerIdle implements IdleContext {
     }
 
     @Override
-    public WorkerStatistics counters() {
+    public WorkerStatistics statistics() {
         return w.counters;
     }
 }

@@ -53,11 +53,11 @@ final class FakeWorker implements IdleContext {
 
     @Override
     public void wakeupWithoutWork() {
-        counters().wakeupWithoutWork();
+        statistics().wakeupWithoutWork();
     }
 
     @Override
-    public WorkerStatistics counters() {
+    public WorkerStatistics statistics() {
         return counters;
     }
 }

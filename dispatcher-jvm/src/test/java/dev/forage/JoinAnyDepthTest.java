@@ -283,7 +283,7 @@ class JoinAnyDepthTest {
             SetCutShort latch = new SetCutShort();
             StackJob<String> job = new StackJob<>(() -> "result", latch);
             pool.install(() -> {
-                InWorker.current().execute(job);
+                InWorker.current().runJob(job);
                 return null;
             });
             assertEquals(1, latch.wakes, "the owner is woken again");
@@ -319,7 +319,7 @@ class JoinAnyDepthTest {
                 }
             });
             pool.install(() -> {
-                InWorker.current().execute(job);
+                InWorker.current().runJob(job);
                 return null;
             });
             assertTrue(latch.probe(), "released");
@@ -354,9 +354,9 @@ class JoinAnyDepthTest {
         try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName())
                 .uncaughtExceptionHandler((t, e) -> reported.add(e)).build()) {
             AbandonFailsOnce inner = new AbandonFailsOnce();
-            Runnable outer = () -> InWorker.current().execute(inner);
+            Runnable outer = () -> InWorker.current().runJob(inner);
             pool.install(() -> {
-                InWorker.current().execute(outer);
+                InWorker.current().runJob(outer);
                 return null;
             });
             assertEquals(2, inner.abandons.get(), "abandoned where it failed, then again one frame up");

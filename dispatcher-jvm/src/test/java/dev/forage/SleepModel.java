@@ -283,7 +283,7 @@ final class SleepModel {
                 inSpell++;
             }
         }
-        long word = jec.counters().load();
+        long word = jec.statistics().load();
         if (JecCounters.sleepingThreads(word) != blocked || JecCounters.inactiveThreads(word) != inSpell) {
             throw new IllegalStateException("counters inconsistent: " + blocked + " workers blocked and " + inSpell
                     + " in an idle spell, but " + JecCounters.describe(word) + ". " + describe());
@@ -309,7 +309,7 @@ final class SleepModel {
         }
         String queued = queuedWork();
         return b.append("; ").append(queued == null ? "nothing queued" : queued).append("; ")
-                .append(JecCounters.describe(jec.counters().load())).toString();
+                .append(JecCounters.describe(jec.statistics().load())).toString();
     }
 
     /**
@@ -493,7 +493,7 @@ final class SleepModel {
         }
 
         @Override
-        public WorkerStatistics counters() {
+        public WorkerStatistics statistics() {
             return counters;
         }
     }

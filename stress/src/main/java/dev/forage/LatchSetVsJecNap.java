@@ -67,7 +67,7 @@ public class LatchSetVsJecNap {
     @Arbiter
     public void arbiter(IIZ_Result r) {
         JecSleep sleep = race.sleep;
-        WorkerStatistics counters = race.context.counters();
+        WorkerStatistics counters = race.context.statistics();
         long parked = sleep.lastNapParkNanos(0);
         r.r1 = parked >= 0 ? 1 : 0;
         r.r2 = race.waker.called ? 1 : 0;

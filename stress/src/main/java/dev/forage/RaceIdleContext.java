@@ -83,7 +83,7 @@ final class RaceIdleContext implements IdleContext {
     }
 
     @Override
-    public WorkerStatistics counters() {
+    public WorkerStatistics statistics() {
         return stats;
     }
 

@@ -46,6 +46,10 @@ class ArchitectureMapTest {
     private static final Pattern NAME = Pattern.compile("`([A-Za-z0-9_.]+)`");
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+)");
     private static final Pattern IMPORT = Pattern.compile("(?m)^import ([\\w.]+(?:\\.\\*)?)");
+    private static final Pattern REFERENCE = Pattern.compile("`([A-Z]\\w*)(?:[.#]([a-zA-Z_]\\w*))?(?:\\(\\))?`");
+    /** Types of the JDK, kotlinx.coroutines, crossbeam and OpenTelemetry that the page names. */
+    private static final Set<String> OUTSIDE_TYPES =
+            Set.of("Context", "Delay", "Dispatchers", "LockSupport", "SegQueue", "Selector");
     private static final Pattern WORD = Pattern.compile("\\b[A-Z]\\w*\\b");
 
     @Test
@@ -143,6 +147,37 @@ class ArchitectureMapTest {
         });
         assertTrue(unused.isEmpty(), "layers that " + MAP + " says may be used but no file of the row uses (drop "
                 + "them from 'may use', or the code has a use the check cannot see): " + unused);
+    }
+
+    /**
+     * Every class and member the page names exists: a {@code `Class.member`} or {@code `Class#member`} whose class is
+     * a main source file names an identifier of that file's code, and a lone {@code `Class`} is a main or test source
+     * file, or one of the outside types the page cites ({@link #OUTSIDE_TYPES}).
+     */
+    @Test
+    void everyClassAndMemberThePageNamesExists() throws IOException {
+        Map<String, Path> main = new TreeMap<>();
+        for (Path file : sources()) main.put(simpleName(file), file);
+        Set<String> tests = new TreeSet<>();
+        try (Stream<Path> walk = Files.walk(ROOT.resolve("dispatcher-jvm/src/test"))) {
+            walk.filter(p -> p.toString().endsWith(".java") || p.toString().endsWith(".kt"))
+                    .forEach(p -> tests.add(simpleName(p)));
+        }
+        List<String> missing = new ArrayList<>();
+        Matcher ref = REFERENCE.matcher(Files.readString(MAP));
+        while (ref.find()) {
+            String type = ref.group(1);
+            String member = ref.group(2);
+            Path file = main.get(type);
+            if (member != null && file != null && !member.equals("kt")) {
+                if (!Pattern.compile("\\b" + member + "\\b").matcher(codeOnly(Files.readString(file))).find()) {
+                    missing.add(type + "." + member);
+                }
+            } else if (file == null && !tests.contains(type) && !OUTSIDE_TYPES.contains(type)) {
+                missing.add(type);
+            }
+        }
+        assertTrue(missing.isEmpty(), MAP + " names classes or members that do not exist: " + missing);
     }
 
     private static Map<String, Set<String>> mayUseByLayer() throws IOException {
