@@ -369,7 +369,7 @@ final class CallerRunner implements Runner, PendingJobs {
     }
 
     @Override
-    public int[] blockingSnapshot() {
-        return new int[8];
+    public ThreadGauges threadGauges() {
+        return ThreadGauges.NONE; // no threads: none blocked, standing in, retired or ended
     }
 }

@@ -254,15 +254,18 @@ final class Compensation {
         }
     }
 
-    /** Snapshot for statistics: blocked workers, ACTIVE extras, SPARE threads, most blocked at once. */
-    synchronized int[] snapshot() {
-        int spare = 0;
+    /** For statistics, under the monitor: blocked workers, ACTIVE extras, SPARE threads, most blocked at once. */
+    synchronized ThreadGauges snapshot() {
+        ThreadGauges gauges = new ThreadGauges();
         for (Slot s : slots) {
             if (s != null && s.state == SPARE) {
-                spare++;
+                gauges.spareThreads++;
             }
         }
-        return new int[] {blocked, active, spare, mostBlocked};
+        gauges.blockedWorkers = blocked;
+        gauges.compensatingThreads = active;
+        gauges.mostBlockedWorkers = mostBlocked;
+        return gauges;
     }
 
     /** Extra slot {@code i}'s thread, or null (no thread, or a slot never used); for the monitor. */

@@ -156,6 +156,7 @@ final class JecSleep implements Sleep {
      */
     private void nap(int index, CoreLatch latch) {
         WorkerSleepState state = workers[index];
+        state.parker.bindCurrentThread(); // before napping is published: wakeNapper's unpark must reach us
         state.napping = true;
         nappers.getAndIncrement();
         state.parker.parkUntilSet(latch, napNanos, false);

@@ -51,16 +51,13 @@ public final class PoolStatistics {
     private final long busyNanos;
     private final long dequeQueuedJobs;
     private final long injectorQueuedJobs;
-    /**
-     * {blocked workers, compensating threads, spare threads, most blocked at once, retired workers, ended
-     * workers}: {@code Runner#blockingSnapshot}.
-     */
-    private final int[] blocking;
+    /** The runner's threads: blocking sections, stand-ins, retirement, the monitor's finds. */
+    private final ThreadGauges blocking;
     private final QueueWaitHistogram queueWait;
 
     private PoolStatistics(int threads, long[] totals, int sleepingWorkers, int idleWorkers, long[] jobsPerWorker,
             long[] busyNanosPerWorker, int[] queuedPerWorker, long busyNanos, long dequeQueuedJobs,
-            long injectorQueuedJobs, int[] blocking, QueueWaitHistogram queueWait) {
+            long injectorQueuedJobs, ThreadGauges blocking, QueueWaitHistogram queueWait) {
         this.blocking = blocking;
         this.queueWait = queueWait;
         this.threads = threads;
@@ -78,7 +75,7 @@ public final class PoolStatistics {
     /** {@link ForagePool#statistics()}: a snapshot of {@code registry}'s pool, read now. */
     static PoolStatistics of(Registry registry) {
         return sum(registry.workers, registry.slotsInUse, registry.runner.threads(), registry.sleep,
-                registry.injector, registry.runner.blockingSnapshot(), registry.queueWaits.snapshot());
+                registry.injector, registry.runner.threadGauges(), registry.queueWaits.snapshot());
     }
 
     /**
@@ -87,7 +84,7 @@ public final class PoolStatistics {
      * its worker counts in the sums only).
      */
     static PoolStatistics sum(Worker[] workers, int slotsInUse, int threads, Sleep sleep, Injector injector,
-            int[] blocking, QueueWaitHistogram queueWait) {
+            ThreadGauges blocking, QueueWaitHistogram queueWait) {
         long[] totals = new long[PoolCounter.values().length];
         long[] jobs = new long[threads];
         long[] busy = new long[threads];
@@ -194,8 +191,8 @@ public final class PoolStatistics {
      * one after the other).
      */
     public int activeWorkers() {
-        return Math.max(threads + blocking[1] - blocking[0] - idleWorkers - sleepingWorkers - blocking[4]
-                - blocking[5], 0);
+        return Math.max(threads + blocking.compensatingThreads - blocking.blockedWorkers - idleWorkers - sleepingWorkers
+                - blocking.retiredWorkers - blocking.endedWorkers, 0);
     }
 
     /**
@@ -203,7 +200,7 @@ public final class PoolStatistics {
      * submitted starts one again. A gauge: {@code threads()} less this is the number of worker threads alive.
      */
     public int retiredWorkers() {
-        return blocking[4];
+        return blocking.retiredWorkers;
     }
 
     /**
@@ -273,7 +270,7 @@ public final class PoolStatistics {
      * gauge.
      */
     public int blockedWorkers() {
-        return blocking[0];
+        return blocking.blockedWorkers;
     }
 
     /**
@@ -282,17 +279,17 @@ public final class PoolStatistics {
      * {@code threads() - blockedWorkers() + compensatingThreads()}. A gauge.
      */
     public int compensatingThreads() {
-        return blocking[1];
+        return blocking.compensatingThreads;
     }
 
     /** Threads that stood in for blocked workers and wait, within their keep-alive, to do so again. A gauge. */
     public int spareThreads() {
-        return blocking[2];
+        return blocking.spareThreads;
     }
 
     /** The most workers that were inside blocking sections at once since the pool started. */
     public int mostBlockedWorkers() {
-        return blocking[3];
+        return blocking.mostBlockedWorkers;
     }
 
     /**
@@ -302,14 +299,14 @@ public final class PoolStatistics {
      * {@code dev.forage.BlockedJob} event names each job's code and the call it blocked in.
      */
     public long blockedJobsDetected() {
-        return blocking[7];
+        return blocking.blockedJobsDetected;
     }
 
     /**
      * Workers the monitor counts blocked right now (included in {@link #blockedWorkers()}). A gauge.
      */
     public int detectedBlockedWorkers() {
-        return blocking[6];
+        return blocking.detectedBlockedNow;
     }
 
     @Override
@@ -320,9 +317,11 @@ public final class PoolStatistics {
         }
         return b.append(", sleepingWorkers=").append(sleepingWorkers).append(", idleWorkers=").append(idleWorkers)
                 .append(", queuedJobs=").append(queuedJobs()).append(", injectorQueuedJobs=").append(injectorQueuedJobs)
-                .append(", blockedWorkers=").append(blocking[0]).append(", compensatingThreads=").append(blocking[1])
-                .append(", spareThreads=").append(blocking[2]).append(", mostBlockedWorkers=").append(blocking[3])
-                .append(", retiredWorkers=").append(blocking[4])
+                .append(", blockedWorkers=").append(blocking.blockedWorkers)
+                .append(", compensatingThreads=").append(blocking.compensatingThreads)
+                .append(", spareThreads=").append(blocking.spareThreads)
+                .append(", mostBlockedWorkers=").append(blocking.mostBlockedWorkers)
+                .append(", retiredWorkers=").append(blocking.retiredWorkers)
                 .append(", blockedJobsDetected=").append(blockedJobsDetected())
                 .append(", busyNanos=").append(busyNanos)
                 .append(", queueWaitP50Nanos=").append(queueWait.percentileNanos(0.5))

@@ -86,12 +86,8 @@ interface Runner {
     /** Worker {@code w}'s thread leaves the blocking section it entered last. */
     void exitBlocking(Worker w);
 
-    /**
-     * Blocking sections and retirement right now: {blocked workers, threads standing in for them, spare threads
-     * waiting to, most blocked at once, retired workers, core workers ended for good (shutdown), workers the
-     * monitor counts blocked now, blocked jobs it detected so far}.
-     */
-    int[] blockingSnapshot();
+    /** The threads right now, for statistics: blocking sections, stand-ins, retirement, the monitor's finds. */
+    ThreadGauges threadGauges();
 
     /** Code that runs on a worker of the pool, given that worker. */
     interface WorkerOp<T> {

@@ -275,14 +275,13 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
     }
 
     @Override
-    public int[] blockingSnapshot() {
-        int[] blocking = compensation.snapshot();
-        int[] all = Arrays.copyOf(blocking, blocking.length + 4);
-        all[blocking.length] = retirement.retiredCount();
-        all[blocking.length + 1] = ending.endedWorkers();
-        all[blocking.length + 2] = registry.monitor.blockedNow();
-        all[blocking.length + 3] = (int) Math.min(registry.monitor.blockedJobsDetected(), Integer.MAX_VALUE);
-        return all;
+    public ThreadGauges threadGauges() {
+        ThreadGauges gauges = compensation.snapshot();
+        gauges.retiredWorkers = retirement.retiredCount();
+        gauges.endedWorkers = ending.endedWorkers();
+        gauges.detectedBlockedNow = registry.monitor.blockedNow();
+        gauges.blockedJobsDetected = (int) Math.min(registry.monitor.blockedJobsDetected(), Integer.MAX_VALUE);
+        return gauges;
     }
 
     /** The monitor counts a worker blocked without a section ({@link BlockedJobs}): a stand-in runs for it. */

@@ -75,7 +75,7 @@ public class SpareActivationRace {
     public void arbiter(IIZ_Result r) {
         r.r1 = wentBack ? 1 : 0;
         r.r2 = starts;
-        int[] counts = compensation.snapshot(); // blocked, active, spare, most blocked
-        r.r3 = slot.state == Compensation.LEAVING && counts[0] == 0 && counts[1] == 0;
+        ThreadGauges gauges = compensation.snapshot();
+        r.r3 = slot.state == Compensation.LEAVING && gauges.blockedWorkers == 0 && gauges.compensatingThreads == 0;
     }
 }
