@@ -21,7 +21,7 @@ abstract class WorkerOwnerState extends LeadingPad {
      */
     boolean ownJobsTaken;
     /**
-     * This worker's copy of {@link PoolEvents#longJobsEnabled()}: whether {@code Worker.execute} times jobs for
+     * This worker's copy of {@link PoolEvents#longJobsEnabled()}: whether {@code Worker.runJob} times jobs for
      * JFR's long-job event. Refreshed at idle transitions and every {@link Tunable#TIMER_CHECK_INTERVAL} jobs,
      * so the per-job path reads a plain field instead of a volatile one.
      */
