@@ -286,7 +286,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     public <A, B> JoinResult<A, B> join(final Computation<A> a, final Computation<B> b) {
         if (a == null || b == null) {
-            throw new NullPointerException("ForagePool.join: both computations must be non-null (a=" + a + ", b=" + b + ")");
+            throw new NullPointerException("ForagePool.join: both computations must be non-null (a=" + a + ", b="
+                    + b + ")");
         }
         return InWorker.join(registry, a, b);
     }

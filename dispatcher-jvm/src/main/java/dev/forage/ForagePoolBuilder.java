@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Every setter checks its argument at once and throws {@link IllegalArgumentException} or
  * {@link NullPointerException} with the allowed values; a builder can build several pools.
  */
-public final class ForagePoolBuilder extends PoolSettings {
+public final class ForagePoolBuilder {
     /** The most workers a pool can have: the sleep protocol packs thread counts into 16-bit fields. */
     public static final int MAX_THREADS = JecCounters.THREADS_MAX;
     /**
@@ -34,6 +34,9 @@ public final class ForagePoolBuilder extends PoolSettings {
     public static final int MAX_QUEUE_CAPACITY = WorkDeque.DEFAULT_CAPACITY;
 
     private static final AtomicInteger POOL_NUMBER = new AtomicInteger();
+
+    /** What the pool is built from: each setter checks its value and writes it here; the engine reads only this. */
+    final PoolSettings settings = new PoolSettings();
 
     ForagePoolBuilder() {
     }
@@ -48,7 +51,7 @@ public final class ForagePoolBuilder extends PoolSettings {
                     + (threads == 0 ? "; for a pool without threads whose jobs run on the waiting caller, use "
                             + "singleThreaded()" : ""));
         }
-        this.threads = threads;
+        settings.threads = threads;
         return this;
     }
 
@@ -62,7 +65,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (max < 1 || max > MAX_THREADS) {
             throw new IllegalArgumentException("maxParallelism must be between 1 and " + MAX_THREADS + ", was " + max);
         }
-        this.maxParallelism = max;
+        settings.maxParallelism = max;
         return this;
     }
 
@@ -78,7 +81,7 @@ public final class ForagePoolBuilder extends PoolSettings {
      * }</pre>
      */
     public ForagePoolBuilder singleThreaded() {
-        this.threads = 0;
+        settings.threads = 0;
         return this;
     }
 
@@ -91,7 +94,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (protocol == null) {
             throw new NullPointerException("sleepProtocol must not be null; the default is SleepProtocol.JEC");
         }
-        this.sleepProtocol = protocol;
+        settings.sleepProtocol = protocol;
         return this;
     }
 
@@ -104,7 +107,7 @@ public final class ForagePoolBuilder extends PoolSettings {
             throw new IllegalArgumentException("spinForWorkNanos must be between 0 (no spin phase) and "
                     + TimeUnit.SECONDS.toNanos(1) + " (one second), was " + nanos);
         }
-        this.spinForWorkNanos = nanos;
+        settings.spinForWorkNanos = nanos;
         return this;
     }
 
@@ -116,13 +119,13 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (name.trim().isEmpty()) {
             throw new IllegalArgumentException("name must not be blank");
         }
-        this.name = name;
+        settings.name = name;
         return this;
     }
 
     /** Whether workers are daemon threads (they do not keep the JVM alive). Default true. */
     public ForagePoolBuilder daemon(boolean daemon) {
-        this.daemon = daemon;
+        settings.daemon = daemon;
         return this;
     }
 
@@ -138,7 +141,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (factory == null) {
             throw new NullPointerException("threadFactory must not be null");
         }
-        this.threadFactory = factory;
+        settings.threadFactory = factory;
         return this;
     }
 
@@ -152,7 +155,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (handler == null) {
             throw new NullPointerException("uncaughtExceptionHandler must not be null");
         }
-        this.handler = handler;
+        settings.handler = handler;
         return this;
     }
 
@@ -172,7 +175,7 @@ public final class ForagePoolBuilder extends PoolSettings {
             throw new IllegalArgumentException("maxBlockingThreads must be between 0 and " + (MAX_THREADS - 1)
                     + " (and at most " + MAX_THREADS + " minus the thread count), was " + max);
         }
-        this.maxBlockingThreads = max;
+        settings.maxBlockingThreads = max;
         return this;
     }
 
@@ -189,7 +192,7 @@ public final class ForagePoolBuilder extends PoolSettings {
      * }</pre>
      */
     public ForagePoolBuilder keepAlive(long time, TimeUnit unit) {
-        this.keepAliveNanos = atLeastOneMilli("keepAlive", time, unit,
+        settings.keepAliveNanos = atLeastOneMilli("keepAlive", time, unit,
                 "; to keep idle workers forever, call keepAliveForever()");
         return this;
     }
@@ -199,7 +202,7 @@ public final class ForagePoolBuilder extends PoolSettings {
      * quiet period must not pay a thread start.
      */
     public ForagePoolBuilder keepAliveForever() {
-        this.keepAliveNanos = 0L;
+        settings.keepAliveNanos = 0L;
         return this;
     }
 
@@ -212,7 +215,7 @@ public final class ForagePoolBuilder extends PoolSettings {
      * }</pre>
      */
     public ForagePoolBuilder blockingKeepAlive(long time, TimeUnit unit) {
-        this.blockingKeepAliveNanos = atLeastOneMilli("blockingKeepAlive", time, unit, "");
+        settings.blockingKeepAliveNanos = atLeastOneMilli("blockingKeepAlive", time, unit, "");
         return this;
     }
 
@@ -231,7 +234,7 @@ public final class ForagePoolBuilder extends PoolSettings {
      * }</pre>
      */
     public ForagePoolBuilder ioWorkers() {
-        this.ioWorkers = true;
+        settings.ioWorkers = true;
         return this;
     }
 
@@ -252,7 +255,7 @@ public final class ForagePoolBuilder extends PoolSettings {
             throw new NullPointerException("taskDecorator must not be null; a pool without a decorator queues tasks "
                     + "as they are submitted (do not call taskDecorator)");
         }
-        this.taskDecorator = decorator;
+        settings.taskDecorator = decorator;
         return this;
     }
 
@@ -268,7 +271,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (hook == null) {
             throw new NullPointerException("onThreadStart: hook must not be null; a pool without one runs none");
         }
-        this.onThreadStart = hook;
+        settings.onThreadStart = hook;
         return this;
     }
 
@@ -285,7 +288,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (hook == null) {
             throw new NullPointerException("onThreadStop: hook must not be null; a pool without one runs none");
         }
-        this.onThreadStop = hook;
+        settings.onThreadStop = hook;
         return this;
     }
 
@@ -294,7 +297,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (clock == null) {
             throw new NullPointerException("clock must not be null");
         }
-        this.clock = clock;
+        settings.clock = clock;
         return this;
     }
 
@@ -322,7 +325,7 @@ public final class ForagePoolBuilder extends PoolSettings {
      * }</pre>
      */
     public ForagePoolBuilder longJobThreshold(long time, TimeUnit unit) {
-        this.tuning = tuning.withMillis(Tunable.JFR_LONG_JOB_MILLIS, "longJobThreshold", "", time, unit);
+        settings.tuning = settings.tuning.withMillis(Tunable.JFR_LONG_JOB_MILLIS, "longJobThreshold", "", time, unit);
         return this;
     }
 
@@ -345,7 +348,8 @@ public final class ForagePoolBuilder extends PoolSettings {
      * }</pre>
      */
     public ForagePoolBuilder blockingDetection(long time, TimeUnit unit) {
-        this.tuning = tuning.withMillis(Tunable.BLOCKED_JOB_MILLIS, "blockingDetection", " (off)", time, unit);
+        settings.tuning = settings.tuning.withMillis(Tunable.BLOCKED_JOB_MILLIS, "blockingDetection", " (off)", time,
+                unit);
         return this;
     }
 
@@ -359,7 +363,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (tunable == null) {
             throw new NullPointerException("tunable must not be null");
         }
-        this.tuning = tuning.with(tunable, value);
+        settings.tuning = settings.tuning.with(tunable, value);
         return this;
     }
 
@@ -373,7 +377,7 @@ public final class ForagePoolBuilder extends PoolSettings {
      * @throws IllegalArgumentException if {@code jobs} is less than 1 or more than 2^22
      */
     public ForagePoolBuilder queueCapacity(int jobs) {
-        this.queueCapacity = QueueBound.checkedCapacity(jobs);
+        settings.queueCapacity = QueueBound.checkedCapacity(jobs);
         return this;
     }
 
@@ -388,7 +392,7 @@ public final class ForagePoolBuilder extends PoolSettings {
         if (policy == null) {
             throw new NullPointerException("whenQueueFull: policy must not be null; allowed: [REJECT, CALLER_RUNS]");
         }
-        this.queueFullPolicy = policy;
+        settings.queueFullPolicy = policy;
         return this;
     }
 
@@ -398,23 +402,23 @@ public final class ForagePoolBuilder extends PoolSettings {
     }
 
     Registry buildRegistry() {
-        if (ioWorkers && threads == 0) {
+        if (settings.ioWorkers && settings.threads == 0) {
             throw new IllegalArgumentException("ioWorkers() needs worker threads, and singleThreaded() asks for none; "
                     + "allowed: ioWorkers() with threads(n), n >= 1");
         }
-        if (ioWorkers && sleepProtocol != SleepProtocol.JEC) {
+        if (settings.ioWorkers && settings.sleepProtocol != SleepProtocol.JEC) {
             throw new IllegalArgumentException("ioWorkers() sleeps through SleepProtocol.JEC, the default protocol; "
-                    + sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a selector");
+                    + settings.sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a selector");
         }
-        tuning.checked();
-        String poolName = name != null ? name : "forage-" + POOL_NUMBER.incrementAndGet();
-        int slots = Math.max(threads, Resize.checkMax(this)); // core workers: every one made now
-        int maxBlocking = maxBlockingThreads >= 0 ? maxBlockingThreads
-                : Math.min(Math.max(DEFAULT_MAX_BLOCKING_THREADS, threads), MAX_THREADS - slots);
+        settings.tuning.checked();
+        String poolName = settings.name != null ? settings.name : "forage-" + POOL_NUMBER.incrementAndGet();
+        int slots = Math.max(settings.threads, Resize.checkMax(settings)); // core workers: every one made now
+        int maxBlocking = settings.maxBlockingThreads >= 0 ? settings.maxBlockingThreads
+                : Math.min(Math.max(DEFAULT_MAX_BLOCKING_THREADS, settings.threads), MAX_THREADS - slots);
         if (slots + maxBlocking > MAX_THREADS) {
             throw new IllegalArgumentException("threads (" + slots + ", maxParallelism included) plus "
                     + "maxBlockingThreads (" + maxBlocking + ") must be at most " + MAX_THREADS);
         }
-        return new Registry(this, poolName, maxBlocking);
+        return new Registry(settings, poolName, maxBlocking);
     }
 }

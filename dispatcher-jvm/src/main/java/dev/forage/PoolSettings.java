@@ -5,10 +5,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What a pool is built from, as the engine reads it: {@link Registry} and its parts take their settings from here
- * and never from the public builder, which fills these fields after checking each value
- * ({@link ForagePoolBuilder}, the one subclass).
+ * and never from the public builder, which holds one and fills its fields after checking each value
+ * ({@link ForagePoolBuilder}).
  */
-abstract class PoolSettings {
+final class PoolSettings {
     int threads = Runtime.getRuntime().availableProcessors();
     /** 0: the thread count ({@code maxParallelism}). */
     int maxParallelism;

@@ -71,9 +71,9 @@ class TuningTest {
     @Test
     void longJobThresholdTakesWholeMillisecondsInRangeAndSaysWhatIsAllowed() {
         ForagePoolBuilder b = ForagePool.builder();
-        assertEquals(5, b.longJobThreshold(5, TimeUnit.MILLISECONDS).tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
-        assertEquals(2000, b.longJobThreshold(2, TimeUnit.SECONDS).tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
-        assertEquals(0, b.longJobThreshold(0, TimeUnit.NANOSECONDS).tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
+        assertEquals(5, b.longJobThreshold(5, TimeUnit.MILLISECONDS).settings.tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
+        assertEquals(2000, b.longJobThreshold(2, TimeUnit.SECONDS).settings.tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
+        assertEquals(0, b.longJobThreshold(0, TimeUnit.NANOSECONDS).settings.tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
         for (Runnable bad : new Runnable[] {
                 () -> b.longJobThreshold(-1, TimeUnit.MILLISECONDS),
                 () -> b.longJobThreshold(1500, TimeUnit.MICROSECONDS),

@@ -10,21 +10,21 @@ internal fun ForagePool.timerWatched(): Boolean = registry().timers.watcher() !=
 
 /** The Java builder's settings, as `forageDispatcher { }` would hand them to it (for KotlinBuilderParitySpec). */
 internal class PoolBuilderView(private val b: ForagePoolBuilder) {
-    val threads: Int get() = b.threads
-    val name: String? get() = b.name
-    val daemon: Boolean get() = b.daemon
-    val maxBlockingThreads: Int get() = b.maxBlockingThreads
-    val maxParallelism: Int get() = b.maxParallelism
-    val blockingKeepAliveNanos: Long get() = b.blockingKeepAliveNanos
-    val keepAliveNanos: Long get() = b.keepAliveNanos
-    val ioWorkers: Boolean get() = b.ioWorkers
-    val sleepProtocol: SleepProtocol get() = b.sleepProtocol
-    val taskDecorator: ForageTaskDecorator? get() = b.taskDecorator
-    val handler: Thread.UncaughtExceptionHandler? get() = b.handler
-    val onThreadStart: ForageThreadHook? get() = b.onThreadStart
-    val onThreadStop: ForageThreadHook? get() = b.onThreadStop
-    val queueCapacity: Int get() = b.queueCapacity
-    val queueFullPolicy: QueueFullPolicy get() = b.queueFullPolicy
-    val longJobMillis: Long get() = b.tuning.get(Tunable.JFR_LONG_JOB_MILLIS)
-    val blockedJobMillis: Long get() = b.tuning.get(Tunable.BLOCKED_JOB_MILLIS)
+    val threads: Int get() = b.settings.threads
+    val name: String? get() = b.settings.name
+    val daemon: Boolean get() = b.settings.daemon
+    val maxBlockingThreads: Int get() = b.settings.maxBlockingThreads
+    val maxParallelism: Int get() = b.settings.maxParallelism
+    val blockingKeepAliveNanos: Long get() = b.settings.blockingKeepAliveNanos
+    val keepAliveNanos: Long get() = b.settings.keepAliveNanos
+    val ioWorkers: Boolean get() = b.settings.ioWorkers
+    val sleepProtocol: SleepProtocol get() = b.settings.sleepProtocol
+    val taskDecorator: ForageTaskDecorator? get() = b.settings.taskDecorator
+    val handler: Thread.UncaughtExceptionHandler? get() = b.settings.handler
+    val onThreadStart: ForageThreadHook? get() = b.settings.onThreadStart
+    val onThreadStop: ForageThreadHook? get() = b.settings.onThreadStop
+    val queueCapacity: Int get() = b.settings.queueCapacity
+    val queueFullPolicy: QueueFullPolicy get() = b.settings.queueFullPolicy
+    val longJobMillis: Long get() = b.settings.tuning.get(Tunable.JFR_LONG_JOB_MILLIS)
+    val blockedJobMillis: Long get() = b.settings.tuning.get(Tunable.BLOCKED_JOB_MILLIS)
 }
