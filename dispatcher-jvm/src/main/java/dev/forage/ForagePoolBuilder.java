@@ -408,7 +408,8 @@ public final class ForagePoolBuilder {
         }
         if (settings.ioWorkers && settings.sleepProtocol != SleepProtocol.JEC) {
             throw new IllegalArgumentException("ioWorkers() sleeps through SleepProtocol.JEC, the default protocol; "
-                    + settings.sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a selector");
+                    + settings.sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a "
+                    + "selector");
         }
         settings.tuning.checked();
         String poolName = settings.name != null ? settings.name : "forage-" + POOL_NUMBER.incrementAndGet();
