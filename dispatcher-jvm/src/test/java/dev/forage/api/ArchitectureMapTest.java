@@ -49,7 +49,7 @@ class ArchitectureMapTest {
     private static final Pattern REFERENCE = Pattern.compile("`([A-Z]\\w*)(?:[.#]([a-zA-Z_]\\w*))?(?:\\(\\))?`");
     /** Types of the JDK, kotlinx.coroutines, crossbeam and OpenTelemetry that the page names. */
     private static final Set<String> OUTSIDE_TYPES =
-            Set.of("Context", "Delay", "Dispatchers", "LockSupport", "SegQueue", "Selector");
+            Set.of("Context", "Delay", "Dispatchers", "LockSupport", "Object", "SegQueue", "Selector");
     private static final Pattern WORD = Pattern.compile("\\b[A-Z]\\w*\\b");
 
     @Test
