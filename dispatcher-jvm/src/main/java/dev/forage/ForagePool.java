@@ -2,6 +2,7 @@ package dev.forage;
 
 import java.nio.channels.SelectableChannel;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -65,7 +66,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws Exception whatever {@code blocking} throws, unchanged
      */
     public static <T> T managedBlock(Callable<T> blocking) throws Exception {
-        notNull(blocking, "ForagePool.managedBlock: blocking must not be null; pass the code that blocks");
+        Objects.requireNonNull(blocking,
+                "ForagePool.managedBlock: blocking must not be null; pass the code that blocks");
         Worker w = InWorker.current();
         return w == null ? blocking.call() : w.registry.managedBlock(blocking);
     }
@@ -200,8 +202,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      *         channel is closed, in blocking mode, or registered with a selector that is not this pool's
      */
     public IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
-        notNull(channel, "channel must not be null");
-        notNull(listener, "listener must not be null");
+        Objects.requireNonNull(channel, "channel must not be null");
+        Objects.requireNonNull(listener, "listener must not be null");
         return registry.awaitReadiness(channel, op, listener);
     }
 
@@ -221,7 +223,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     @Override
     public void execute(Runnable job) {
-        notNull(job, "ForagePool.execute: job must not be null");
+        Objects.requireNonNull(job, "ForagePool.execute: job must not be null");
         registry.execute(registry.queueWaits.sample(registry.decorate(job)));
     }
 
@@ -236,7 +238,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      *     whatever the {@link QueueFullPolicy} (running the job at once would put it ahead of every queued job)
      */
     public void executeFair(Runnable job) {
-        notNull(job, "ForagePool.executeFair: job must not be null");
+        Objects.requireNonNull(job, "ForagePool.executeFair: job must not be null");
         registry.executeFair(registry.queueWaits.sample(registry.decorate(job)));
     }
 
@@ -254,8 +256,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws RejectedExecutionException after shutdown
      */
     public TimerHandle schedule(Runnable job, long delay, TimeUnit unit) {
-        notNull(job, "ForagePool.schedule: job must not be null");
-        notNull(unit, "ForagePool.schedule: unit must not be null");
+        Objects.requireNonNull(job, "ForagePool.schedule: job must not be null");
+        Objects.requireNonNull(unit, "ForagePool.schedule: unit must not be null");
         TimerTask task = registry.timers.schedule(registry.decorate(job), unit.toNanos(delay), false);
         return new TimerHandle(task, registry.clock);
     }
@@ -272,8 +274,8 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws RejectedExecutionException after shutdown
      */
     public TimerHandle scheduleTimeout(Runnable action, long delay, TimeUnit unit) {
-        notNull(action, "ForagePool.scheduleTimeout: action must not be null");
-        notNull(unit, "ForagePool.scheduleTimeout: unit must not be null");
+        Objects.requireNonNull(action, "ForagePool.scheduleTimeout: action must not be null");
+        Objects.requireNonNull(unit, "ForagePool.scheduleTimeout: unit must not be null");
         TimerTask task = registry.timers.schedule(registry.decorate(action), unit.toNanos(delay), true);
         return new TimerHandle(task, registry.clock);
     }
@@ -298,7 +300,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * {@link Scope} for an example and for failure handling.
      */
     public <T> T scope(final ScopeBody<T> body) {
-        notNull(body, "ForagePool.scope: body must not be null");
+        Objects.requireNonNull(body, "ForagePool.scope: body must not be null");
         return InWorker.scope(registry, body);
     }
 
@@ -331,7 +333,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws RejectedExecutionException if called from outside after shutdown
      */
     public <T> T install(final Computation<T> computation) {
-        notNull(computation, "ForagePool.install: computation must not be null");
+        Objects.requireNonNull(computation, "ForagePool.install: computation must not be null");
         return InWorker.install(registry, computation);
     }
 
@@ -369,7 +371,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * {@code pool.whenShutdown(() -> heartbeat.cancel(false))}; its exception goes to the uncaught-exception handler.
      */
     public void whenShutdown(Runnable action) {
-        notNull(action, "ForagePool.whenShutdown: action must not be null");
+        Objects.requireNonNull(action, "ForagePool.whenShutdown: action must not be null");
         if (!common) {
             registry.whenShutdown(action);
         }
@@ -396,7 +398,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (timeout < 0) {
             throw new IllegalArgumentException("awaitTermination: timeout must be >= 0, was " + timeout);
         }
-        notNull(unit, "awaitTermination: unit must not be null");
+        Objects.requireNonNull(unit, "awaitTermination: unit must not be null");
         return registry.awaitTermination(timeout, unit);
     }
 
@@ -420,12 +422,6 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new UnsupportedOperationException(operation + " is not allowed on the common pool "
                     + "(ForagePool.commonPool() lives as long as the JVM); build a private pool with "
                     + "ForagePool.builder() if you need to shut one down");
-        }
-    }
-
-    private static void notNull(Object argument, String message) {
-        if (argument == null) {
-            throw new NullPointerException(message);
         }
     }
 
