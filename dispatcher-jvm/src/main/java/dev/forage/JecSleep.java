@@ -413,8 +413,8 @@ final class JecSleep implements Sleep {
         return nappers.get();
     }
 
-    /** Test hook: the counters word. */
-    JecCounters statistics() {
+    /** Test hook: the counters word (Rayon's {@code counters}), not a worker's statistics. */
+    JecCounters word() {
         return counters;
     }
 

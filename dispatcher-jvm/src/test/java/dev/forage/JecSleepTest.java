@@ -244,19 +244,19 @@ class JecSleepTest {
         SpinLatch latch = new SpinLatch(one, 0);
         IdleState idle = one.startLooking(0);
         one.noWorkFound(idle, latch, context); // S1: sleepy, JEC made even and remembered
-        assertTrue(JecCounters.isJecSleepy(one.statistics().load()));
+        assertTrue(JecCounters.isJecSleepy(one.word().load()));
         one.newInternalJobs(1, true); // a job posted after S1: JEC odd
-        assertFalse(JecCounters.isJecSleepy(one.statistics().load()));
+        assertFalse(JecCounters.isJecSleepy(one.word().load()));
 
         // Would block forever if S2 ignored the JEC; the watchdog turns that into a failure.
         one.noWorkFound(idle, latch, context);
         assertEquals(0, one.sleepingThreads());
         assertEquals(0L, context.stats.get(PoolCounter.SLEEPS));
-        assertFalse(JecCounters.isJecSleepy(one.statistics().load()));
+        assertFalse(JecCounters.isJecSleepy(one.word().load()));
 
         // wake_partly: the next failed search announces sleepy again at once (no idle rounds in between).
         one.noWorkFound(idle, latch, context);
-        assertTrue(JecCounters.isJecSleepy(one.statistics().load()));
+        assertTrue(JecCounters.isJecSleepy(one.word().load()));
         assertTrue(latch.getSleepy(), "the latch must be back to UNSET after the aborted sleep");
     }
 
@@ -271,9 +271,9 @@ class JecSleepTest {
         one.noWorkFound(idle, latch, context); // S2 counts it, S4 sees the injected job: no block
         assertEquals(0, one.sleepingThreads(), "the worker must undo its own sleeping count");
         assertEquals(0L, context.stats.get(PoolCounter.SLEEPS));
-        assertEquals(1, JecCounters.inactiveThreads(one.statistics().load()), "still idle, searching");
+        assertEquals(1, JecCounters.inactiveThreads(one.word().load()), "still idle, searching");
         one.workFound(idle);
-        assertEquals(0, JecCounters.inactiveThreads(one.statistics().load()));
+        assertEquals(0, JecCounters.inactiveThreads(one.word().load()));
     }
 
     @Test

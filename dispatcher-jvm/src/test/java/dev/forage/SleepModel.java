@@ -283,7 +283,7 @@ final class SleepModel {
                 inSpell++;
             }
         }
-        long word = jec.statistics().load();
+        long word = jec.word().load();
         if (JecCounters.sleepingThreads(word) != blocked || JecCounters.inactiveThreads(word) != inSpell) {
             throw new IllegalStateException("counters inconsistent: " + blocked + " workers blocked and " + inSpell
                     + " in an idle spell, but " + JecCounters.describe(word) + ". " + describe());
@@ -309,7 +309,7 @@ final class SleepModel {
         }
         String queued = queuedWork();
         return b.append("; ").append(queued == null ? "nothing queued" : queued).append("; ")
-                .append(JecCounters.describe(jec.statistics().load())).toString();
+                .append(JecCounters.describe(jec.word().load())).toString();
     }
 
     /**

@@ -81,7 +81,7 @@ public class BatchMoveVsJecSleep {
         r.r2 = context.sawInjectedJob || context.sawDequeJob;
         r.r3 = context.blocked();
         r.r4 = context.selfWoke;
-        long c = sleep.statistics().load();
+        long c = sleep.word().load();
         r.r5 = JecCounters.sleepingThreads(c) == 0 && JecCounters.inactiveThreads(c) == 1;
     }
 }

@@ -72,7 +72,7 @@ public class InjectorVsJecSleep {
         r.r2 = context.sawInjectedJob;
         r.r3 = context.blocked();
         r.r4 = context.selfWoke;
-        long c = race.sleep.statistics().load();
+        long c = race.sleep.word().load();
         r.r5 = JecCounters.sleepingThreads(c) == 0 && JecCounters.inactiveThreads(c) == 1;
     }
 }

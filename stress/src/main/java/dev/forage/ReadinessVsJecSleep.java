@@ -129,7 +129,7 @@ public class ReadinessVsJecSleep {
         r.r1 = context.stats.get(PoolCounter.SLEEPS) > 0;
         r.r2 = told;
         r.r3 = context.deadlineWake;
-        long c = sleep.statistics().load();
+        long c = sleep.word().load();
         r.r4 = JecCounters.sleepingThreads(c) == 0 && JecCounters.inactiveThreads(c) == 1;
         reactor.closeSelector();
         try {
