@@ -7,7 +7,9 @@
 #    (default: the POM's version without -SNAPSHOT), so the working tree's POMs are never edited.
 # 2. Builds the published modules with -Prelease and `mvn deploy` into target/release/staging (a Maven repository
 #    layout: dev/forage/<artifactId>/<version>/ with jars, flattened POMs, .asc signatures, .md5 and .sha1).
-#    Tests are not run here: this stages the sources that `mvn verify` tested.
+#    Tests are not run here: this stages the sources that `mvn verify` tested. The linuxX64 klib is among them, so
+#    the machine needs the native profile's toolchain (Debian's clang-22 and lld-22): without it the script stops
+#    before building anything, since the root module's linuxX64 variant would point to a module not published.
 # 3. Zips that layout into target/central-bundle.zip, the file the Portal's upload takes.
 # 4. Runs release/check (JUnit) on the zip: Central's requirements, checksums and signatures.
 #
@@ -22,7 +24,7 @@ if [[ -n "${JAVA_HOME:-}" ]]; then JAVA_BIN="$JAVA_HOME/bin"; else JAVA_BIN="$(d
 out="$root/target/release"
 bundle="$root/target/central-bundle.zip"
 # Reactor selectors of the published modules; the multiplatform ones by artifactId (their folders differ).
-published_modules="dispatcher-jvm,interop-java,forage-context,forage-bom,:dispatcher,:dispatcher-js,:dispatcher-wasm-js"
+published_modules="dispatcher-jvm,interop-java,forage-context,forage-bom,:dispatcher,:dispatcher-js,:dispatcher-wasm-js,:dispatcher-linuxx64"
 published_ids="${published_modules//:/}"
 
 usage() { echo "usage: $0 [--version V] (--key FINGERPRINT | --throwaway-key)" >&2; exit 2; }
@@ -38,6 +40,17 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 if [[ -z "$key" && "$throwaway" == false ]] || [[ -n "$key" && "$throwaway" == true ]]; then usage; fi
+
+# dispatcher-linuxx64 is built in the `native` profile (dispatcher/targets/pom.xml), active where Debian's lld 22 is
+# installed, and its klib needs clang 22 too (konan-offline.sh). Without them Maven would leave the module out of the
+# reactor, and the root .module, which always lists the linuxX64 variant, would point to nothing.
+for tool in /usr/lib/llvm-22/bin/clang /usr/lib/llvm-22/bin/ld.lld; do
+    if [[ ! -x "$tool" ]]; then
+        echo "ERROR: a release publishes dispatcher-linuxx64, whose klib needs $tool: apt-get install clang-22 lld-22" >&2
+        echo "       (Debian 12: bookworm-security), then run this again. Nothing was staged." >&2
+        exit 1
+    fi
+done
 
 pom_version="$(sed -n 's:^    <version>\(.*\)</version>$:\1:p' "$root/pom.xml" | head -n 1)"
 version="${version:-${pom_version%-SNAPSHOT}}"
@@ -74,7 +87,9 @@ tar -C "$root" --exclude=./.git --exclude=./target --exclude='*/target' --exclud
     | tar -C "$out/src" -xf -
 mvn -B -ntp -q -f "$out/src/pom.xml" org.codehaus.mojo:versions-maven-plugin:2.19.1:set \
     -DnewVersion="$version" -DgenerateBackupPoms=false
-mvn -B -ntp -f "$out/src/pom.xml" -Prelease deploy -pl "$published_modules" -am \
+# -Pnative too: dispatcher-linuxx64 is in the reactor whatever the profile's activation says (the check above made
+# sure that it can be built).
+mvn -B -ntp -f "$out/src/pom.xml" -Prelease,native deploy -pl "$published_modules" -am \
     -Dmaven.test.skip=true -DskipTests -Djcstress.skip=true \
     -Dgpg.keyname="$key" -Dforage.staging.dir="$out/staging"
 

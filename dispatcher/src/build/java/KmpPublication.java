@@ -13,21 +13,23 @@ import java.util.Map;
 
 /**
  * Writes the Gradle module metadata (.module) of the multiplatform publication of dev.forage:dispatcher, in the
- * shape the Kotlin Gradle plugin publishes (compared with kotlinx-coroutines-core's own by
- * KmpPublicationTest): the root module's variants point ("available-at") to one module per target, and each
+ * shape the Kotlin Gradle plugin publishes (compared with kotlinx-coroutines-core's own by release/check's
+ * MultiplatformPublicationTest): the root module's variants point ("available-at") to one module per target, and each
  * target module lists its klib with its size and hashes. It also writes the root jar's
  * META-INF/kotlin-project-structure-metadata.json, which tells Gradle which metadata source sets each target sees.
  * Run by the build with the JDK's single-file launcher:
  * <pre>
  * java KmpPublication.java root   &lt;out.module&gt; &lt;version&gt; &lt;kotlin&gt; &lt;kotlinx&gt; &lt;metadata jar&gt;
- * java KmpPublication.java target &lt;js|wasm-js&gt; &lt;out.module&gt; &lt;version&gt; &lt;kotlin&gt; &lt;kotlinx&gt; &lt;atomicfu&gt; &lt;klib&gt;
+ * java KmpPublication.java target &lt;js|wasm-js|linuxx64&gt; &lt;out.module&gt; &lt;version&gt; &lt;kotlin&gt; &lt;kotlinx&gt; &lt;atomicfu&gt; &lt;klib&gt;
  * java KmpPublication.java structure &lt;out.json&gt;
  * java KmpPublication.java mark-pom &lt;flattened POM&gt;
  * </pre>
  * mark-pom puts into a flattened POM (the release's, which keeps no comments) the marker comment that makes Gradle
  * read the .module beside it; a missing file is left alone (a build without the release profile flattens nothing,
  * and the project POMs carry the marker already).
- * Only the published targets appear: JVM (dispatcher-jvm), JS and Wasm-JS. The native target is not published.
+ * The published targets: JVM (dispatcher-jvm), JS, Wasm-JS and linuxX64. The root always lists all of them, whether or
+ * not this build made the native klib: its variants only point to the target modules, and the release (which builds
+ * every target: release/stage-bundle.sh) publishes them together.
  */
 public final class KmpPublication {
     static final String GROUP = "dev.forage";
@@ -35,14 +37,26 @@ public final class KmpPublication {
 
     /** The published targets: the per-target module, and the variant attributes Gradle matches on. */
     static final String[][] TARGETS = {
-        // variant prefix, module, attributes (key=value, ...); usage is added per API / runtime variant
+        // variant prefix, module, attributes (key=value, ...), the variant kinds; usage is added per kind
         {"jvm", ROOT + "-jvm", "org.gradle.category=library,org.gradle.jvm.environment=standard-jvm,"
-            + "org.gradle.libraryelements=jar,org.jetbrains.kotlin.platform.type=jvm"},
+            + "org.gradle.libraryelements=jar,org.jetbrains.kotlin.platform.type=jvm", "Api,Runtime"},
         {"js", ROOT + "-js", "org.gradle.category=library,org.gradle.jvm.environment=non-jvm,"
-            + "org.jetbrains.kotlin.js.compiler=ir,org.jetbrains.kotlin.platform.type=js"},
+            + "org.jetbrains.kotlin.js.compiler=ir,org.jetbrains.kotlin.platform.type=js", "Api,Runtime"},
         {"wasmJs", ROOT + "-wasm-js", "org.gradle.category=library,org.gradle.jvm.environment=non-jvm,"
-            + "org.jetbrains.kotlin.platform.type=wasm,org.jetbrains.kotlin.wasm.target=js"},
+            + "org.jetbrains.kotlin.platform.type=wasm,org.jetbrains.kotlin.wasm.target=js", "Api,Runtime"},
+        // A native target, as Gradle's Kotlin plugin publishes one: the API variant alone (the klib serves compiling
+        // and linking alike), with the artifactType attribute the plugin adds to native klibs.
+        {"linuxX64", ROOT + "-linuxx64", "artifactType=org.jetbrains.kotlin.klib,org.gradle.category=library,"
+            + "org.gradle.jvm.environment=non-jvm,org.jetbrains.kotlin.native.target=linux_x64,"
+            + "org.jetbrains.kotlin.platform.type=native", "Api"},
     };
+
+    static String[] byFolder(String folder) {
+        for (String[] t : TARGETS) {
+            if (t[1].equals(ROOT + "-" + folder)) return t;
+        }
+        throw new IllegalArgumentException("no published target " + folder + " (js, wasm-js or linuxx64)");
+    }
 
     public static void main(String[] args) throws Exception {
         switch (args.length == 0 ? "" : args[0]) {
@@ -75,7 +89,7 @@ public final class KmpPublication {
             .put("files", Json.array().add(file(ROOT + "-metadata-" + version + ".jar", metadataJar, ROOT + "-" + version + ".jar"))));
         for (String[] t : TARGETS) {
             boolean jvm = t[0].equals("jvm");
-            for (String kind : new String[] {"Api", "Runtime"}) {
+            for (String kind : t[3].split(",")) {
                 String usage = jvm ? (kind.equals("Api") ? "java-api" : "java-runtime")
                     : (kind.equals("Api") ? "kotlin-api" : "kotlin-runtime");
                 variants.add(Json.object()
@@ -99,19 +113,23 @@ public final class KmpPublication {
 
     static String target(String target, String version, String kotlin, String kotlinx, String atomicfu, Path klib)
         throws IOException {
-        String[] t = target.equals("js") ? TARGETS[1] : TARGETS[2];
+        String[] t = byFolder(target);
         Json deps = Json.array()
             .add(dependency("org.jetbrains.kotlinx", "atomicfu", atomicfu));
         if (target.equals("js")) deps.add(dependency("org.jetbrains.kotlin", "kotlin-dom-api-compat", kotlin));
         deps.add(dependency("org.jetbrains.kotlin", "kotlin-stdlib", kotlin))
             .add(dependency("org.jetbrains.kotlinx", "kotlinx-coroutines-core", kotlinx));
+        // The file's name is the one Gradle gives it: the module's for JS and Wasm-JS, the compilation's
+        // (<root>-linuxX64Main-<version>.klib) for a native target; the url is the published file's either way.
+        String url = t[1] + "-" + version + ".klib";
+        String name = t[2].contains("platform.type=native") ? ROOT + "-" + t[0] + "Main-" + version + ".klib" : url;
         Json variants = Json.array();
-        for (String kind : new String[] {"Api", "Runtime"}) {
+        for (String kind : t[3].split(",")) {
             variants.add(Json.object()
                 .put("name", t[0] + kind + "Elements-published")
                 .put("attributes", attributes(t[2] + ",org.gradle.usage=kotlin-" + kind.toLowerCase()))
                 .put("dependencies", deps)
-                .put("files", Json.array().add(file(t[1] + "-" + version + ".klib", klib, t[1] + "-" + version + ".klib"))));
+                .put("files", Json.array().add(file(name, klib, url))));
         }
         return Json.object()
             .put("formatVersion", "1.1")
@@ -123,11 +141,15 @@ public final class KmpPublication {
             .toString();
     }
 
-    /** Every published target sees the one metadata source set, commonMain (the targets' own code is in their klibs). */
+    /**
+     * Every published target sees the one metadata source set, commonMain (the targets' own code is in their klibs).
+     * linuxX64 too: nativeMain serves it alone, and Gradle compiles metadata only for a source set that two or more
+     * targets share.
+     */
     static String structure() {
         Json variants = Json.array();
         for (String[] t : TARGETS) {
-            for (String kind : new String[] {"Api", "Runtime"}) {
+            for (String kind : t[3].split(",")) {
                 variants.add(Json.object().put("name", t[0] + kind + "Elements")
                     .put("sourceSet", Json.array().add(Json.string("commonMain"))));
             }

@@ -38,8 +38,9 @@ import org.junit.jupiter.api.Test;
 class MultiplatformPublicationTest {
     private static final String GROUP = "dev.forage";
     private static final String ROOT = "dispatcher";
-    /** The per-target modules the root's variants lead to (the native target is not published yet). */
-    private static final Set<String> TARGET_MODULES = Set.of("dispatcher-jvm", "dispatcher-js", "dispatcher-wasm-js");
+    /** The per-target modules the root's variants lead to. */
+    private static final Set<String> TARGET_MODULES =
+            Set.of("dispatcher-jvm", "dispatcher-js", "dispatcher-wasm-js", "dispatcher-linuxx64");
     private static final Map<String, String> HASHES =
             Map.of("sha512", "SHA-512", "sha256", "SHA-256", "sha1", "SHA-1", "md5", "MD5");
     private static final Map<String, Integer> HASH_LENGTHS = Map.of("sha512", 128, "sha256", 64, "sha1", 40, "md5", 32);
@@ -101,7 +102,7 @@ class MultiplatformPublicationTest {
                 }
             }
         }
-        assertTrue(files >= 3, "the root and the JS and Wasm-JS modules name their files; found " + files);
+        assertTrue(files >= 4, "the root and the JS, Wasm-JS and linuxX64 modules name their files; found " + files);
         assertNoProblems(problems);
     }
 
@@ -157,10 +158,13 @@ class MultiplatformPublicationTest {
     void variantAttributesMatchKotlinxCoroutinesCore() throws IOException {
         JsonNode kotlinx = JSON.readTree(Files.readAllBytes(Path.of(System.getProperty("forage.kotlinx.module"))));
         JsonNode kotlinxJs = JSON.readTree(Files.readAllBytes(Path.of(System.getProperty("forage.kotlinx.js.module"))));
+        JsonNode kotlinxLinuxX64 =
+                JSON.readTree(Files.readAllBytes(Path.of(System.getProperty("forage.kotlinx.linuxx64.module"))));
         List<String> problems = new ArrayList<>();
         StringBuilder table = new StringBuilder("variant | dev.forage:dispatcher | kotlinx-coroutines-core 1.11.0\n");
         compare(root, kotlinx, "dispatcher", problems, table);
         compare(targets.get("dispatcher-js"), kotlinxJs, "dispatcher-js", problems, table);
+        compare(targets.get("dispatcher-linuxx64"), kotlinxLinuxX64, "dispatcher-linuxx64", problems, table);
         System.out.println(table);
         assertNoProblems(problems);
     }
@@ -206,6 +210,15 @@ class MultiplatformPublicationTest {
             }
             if (!listed.equals(rootVariants)) {
                 problems.add("project structure lists variants " + listed + ", the root .module " + rootVariants);
+            }
+            // Each variant sees commonMain, the one source set with metadata in the jar (nativeMain serves linuxX64
+            // alone, so Gradle publishes no metadata of it either).
+            for (JsonNode v : structure.path("variants")) {
+                List<String> seen = new ArrayList<>();
+                for (JsonNode s : v.path("sourceSet")) seen.add(s.asText());
+                if (!seen.equals(List.of("commonMain"))) {
+                    problems.add("project structure: variant " + v.path("name").asText() + " sees " + seen);
+                }
             }
             Set<String> sourceSets = new TreeSet<>();
             for (JsonNode s : structure.path("sourceSets")) sourceSets.add(s.path("name").asText());
