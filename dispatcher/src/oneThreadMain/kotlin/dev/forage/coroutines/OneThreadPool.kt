@@ -11,7 +11,7 @@ import kotlinx.coroutines.Runnable
 
 // The one-thread actuals: JS and Wasm-JS, where the event loop is the only thread, so there is nothing to steal
 // from. Jobs are handed to [host] (kotlinx's dispatcher for the platform's loop) in order. The counters are
-// atomics only because the interim Kotlin/Native build shares this code on a thread of its own.
+// kotlin.concurrent atomics, which compile to plain fields on JS and Wasm-JS.
 
 /** A pool on one thread, the event loop: parallelism 1, jobs in submission order. */
 @OptIn(ExperimentalAtomicApi::class)

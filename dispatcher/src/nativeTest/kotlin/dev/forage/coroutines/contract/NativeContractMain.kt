@@ -10,7 +10,7 @@ import platform.posix.fputs
 import platform.posix.getenv
 import platform.posix.mkdir
 
-actual val poolsHaveThreads: Boolean = false // the interim native build runs the one-thread implementation
+actual val poolsHaveThreads: Boolean = true // the native engine: worker threads of its own
 
 /** Runs the contract suite natively, writes `$FORAGE_CONTRACT_REPORTS/TEST-<suite>.xml`, exits 1 on a failure. */
 @OptIn(ExperimentalForeignApi::class)

@@ -1,0 +1,300 @@
+@file:OptIn(ExperimentalAtomicApi::class, ExperimentalForeignApi::class)
+
+package dev.forage.coroutines.engine
+
+import kotlin.concurrent.atomics.AtomicBoolean
+import kotlin.concurrent.atomics.AtomicInt
+import kotlin.concurrent.atomics.AtomicIntArray
+import kotlin.concurrent.atomics.AtomicLong
+import kotlin.concurrent.atomics.ExperimentalAtomicApi
+import kotlin.concurrent.atomics.decrementAndFetch
+import kotlin.concurrent.atomics.incrementAndFetch
+import kotlinx.cinterop.ExperimentalForeignApi
+import kotlinx.coroutines.Runnable
+
+/** The native engine's settings; the common builder sets threads and name, tests the rest. */
+internal class EngineSettings(
+    val name: String,
+    val threads: Int,
+    /** An idle worker ends its thread after this long asleep in its main loop (0: never), as on the JVM. */
+    val keepAliveNanos: Long = DEFAULT_KEEP_ALIVE_NANOS,
+    val brokenSleep: JecSleep.Broken = JecSleep.Broken.NONE,
+    val brokenDeque: WorkDeque.Broken = WorkDeque.Broken.NONE,
+) {
+    init {
+        require(threads in 1..JecCounters.THREADS_MAX) {
+            "threads must be between 1 and ${JecCounters.THREADS_MAX}, was $threads"
+        }
+        require(keepAliveNanos >= 0) { "keepAliveNanos must be 0 (never) or positive, was $keepAliveNanos" }
+    }
+
+    companion object {
+        const val DEFAULT_KEEP_ALIVE_NANOS: Long = 60_000_000_000L
+    }
+}
+
+/**
+ * The pool: its workers, the injector, the counters word, the timers, retirement and shutdown (Rayon's
+ * `Registry`). The facade (`ForagePool`, `ForageDispatcher`) only calls [inject], [Worker.push], [join],
+ * [schedule] and [close].
+ */
+internal class Registry(val settings: EngineSettings) {
+    val name: String = settings.name
+    val sleep = JecSleep(settings.threads, settings.brokenSleep)
+    val injector = Injector()
+    val timers = Timers()
+    val workers: Array<Worker> = Array(settings.threads) { Worker(this, it, settings.brokenDeque) }
+
+    private val slots = AtomicIntArray(settings.threads) // RUNNING, RETIRING, RETIRED per worker
+    private val retired = AtomicInt(0)
+    private val inFlight = AtomicInt(0)
+    private val shutdown = AtomicBoolean(false)
+    private val uncaught = AtomicLong(0L)
+    private val threadsLock = PosixLock()
+    private val live = AtomicInt(0) // threads running a worker; changed under threadsLock
+
+    init {
+        for (i in workers.indices) startThread(i)
+    }
+
+    // --- submission ---------------------------------------------------------------------------------------------
+
+    /**
+     * Accepts [job] from any thread (from this pool's own workers it goes to that worker's deque), or returns false
+     * once the pool is shut down. A submission counts itself in flight around its shutdown check and its push, so
+     * a worker leaving after a stop never misses a job that was accepted (see [canLeaveAfterStop]). A [yielding]
+     * job always goes to the injector, behind the work already queued.
+     */
+    fun submit(job: Runnable, yielding: Boolean = false): Boolean {
+        inFlight.incrementAndFetch()
+        try {
+            if (shutdown.load()) return false
+            val worker = currentWorker()
+            if (!yielding && worker != null && worker.registry === this) {
+                worker.push(job)
+            } else {
+                newInjectedJobs(injector.push(job))
+            }
+            return true
+        } finally {
+            inFlight.decrementAndFetch()
+        }
+    }
+
+    fun newInternalJobs(queueWasEmpty: Boolean) = wakeFor(sleep.newJobs(1, queueWasEmpty))
+
+    private fun newInjectedJobs(queueWasEmpty: Boolean) = wakeFor(sleep.newJobs(1, queueWasEmpty))
+
+    /** Jobs that no sleeper could be woken for: start retired workers for them. */
+    private fun wakeFor(shortfall: Int) {
+        if (shortfall > 0 && retired.load() > 0 && !shutdown.load()) restartRetired(shortfall)
+    }
+
+    /** A job of a running join or scope, from a thread outside this pool: accepted even after a stop (its owner waits for it). */
+    fun injectInternal(job: Runnable) = newInjectedJobs(injector.push(job))
+
+    fun notifyWorkerLatchIsSet(owner: Int) = sleep.notifyWorkerLatchIsSet(owner)
+
+    // --- what the protocol looks at -------------------------------------------------------------------------------
+
+    /** S4: a job in the injector or any deque, or a due timer. */
+    fun hasWorkForSleeper(): Boolean = hasQueuedJobs() || timers.hasDue(nanoTime())
+
+    /** E2: work that no awake worker may be about to take: queued jobs, or timers nobody watches. */
+    fun hasUnclaimedWork(): Boolean = hasQueuedJobs() || timers.isUnwatched()
+
+    fun hasQueuedJobs(): Boolean {
+        if (!injector.isEmpty()) return true
+        for (w in workers) if (!w.deque.isEmpty()) return true
+        return false
+    }
+
+    fun countSleep(worker: Int) {
+        workers[worker].sleeps++
+    }
+
+    // --- fork-join --------------------------------------------------------------------------------------------------
+
+    /**
+     * Rayon's `join` on [worker]: pushes [b], runs [a] here, takes [b] back if no thief took it, else runs other
+     * jobs until [b]'s latch is set. Both halves always run (their failures are the caller's to report).
+     */
+    fun join(worker: Worker, a: () -> Unit, b: () -> Unit) {
+        val latch = OwnedLatch(this, worker.index)
+        val jobB = LatchJob(b, latch)
+        worker.push(jobB)
+        a()
+        while (!latch.probe()) {
+            val job = worker.deque.pop() ?: break
+            if (job === jobB) {
+                jobB.run()
+                return
+            }
+            worker.runJob(job)
+        }
+        worker.waitUntil(latch, mainLoop = false)
+    }
+
+    private class LatchJob(private val body: () -> Unit, private val latch: OwnedLatch) : Runnable {
+        override fun run() {
+            try {
+                body()
+            } finally {
+                latch.set()
+            }
+        }
+    }
+
+    // --- timers -------------------------------------------------------------------------------------------------
+
+    /** Runs [action] on the pool after [delayNanos]; [onClose] instead if the pool closes first. */
+    fun schedule(delayNanos: Long, action: () -> Unit, onClose: () -> Unit): Timers.Timer {
+        val now = nanoTime()
+        val deadline = if (delayNanos >= NO_DEADLINE - now) NO_DEADLINE - 1 else now + delayNanos
+        val (timer, wake) = timers.add(deadline, action, onClose)
+        when (wake) {
+            is Timers.Wake.AnySleeper -> sleep.wakeAnyThreads(1)
+            is Timers.Wake.Watcher -> sleep.wakeSpecificThread(wake.index)
+            Timers.Wake.None -> Unit
+        }
+        if (shutdown.load() && timers.cancel(timer)) onClose() // raced with close: the drain may have missed it
+        return timer
+    }
+
+    fun cancel(timer: Timers.Timer) {
+        timers.cancel(timer)
+    }
+
+    /** Fires the due timers on the calling worker; true if any fired. */
+    fun fireDueTimers(): Boolean {
+        if (timers.isEmpty()) return false
+        val due = timers.takeDue(nanoTime())
+        for (t in due) {
+            try {
+                t.action()
+            } catch (e: Throwable) {
+                reportUncaught(e)
+            }
+        }
+        return due.isNotEmpty()
+    }
+
+    // --- retirement (docs/sleep.md 9.1) ------------------------------------------------------------------------------
+
+    fun keepAliveDeadline(): Long =
+        if (settings.keepAliveNanos == 0L || shutdown.load()) NO_DEADLINE else nanoTime() + settings.keepAliveNanos
+
+    /**
+     * R1-R4 for a worker whose keep-alive passed while it slept in its main loop (still counted inactive, no longer
+     * sleeping): R1 mark RETIRING, R2 leave the inactive count, R3 count itself retired, R4 one last look at the
+     * queues. A poster publishes first, then reads the counters word and then the retired count (P1-P3), so either
+     * it counted this worker idle or retired (and starts it again), or R4 comes after its publication and sees the
+     * job. Returns true if the thread must end; false if it stays (work at R4, or a poster claimed it).
+     */
+    fun retire(worker: Worker): Boolean {
+        val i = worker.index
+        if (!slots.compareAndSetAt(i, RUNNING, RETIRING)) return false
+        sleep.counters.subInactiveThreadQuietly()
+        retired.incrementAndFetch()
+        if (settings.brokenSleep != JecSleep.Broken.NO_RETIRE_CHECK && hasWorkForSleeper()) {
+            if (slots.compareAndSetAt(i, RETIRING, RUNNING)) retired.decrementAndFetch()
+            sleep.counters.addInactiveThread()
+            return false
+        }
+        if (slots.compareAndSetAt(i, RETIRING, RETIRED)) return true // the thread's body counts it out
+        sleep.counters.addInactiveThread() // a poster set us RUNNING again (and un-counted the retirement)
+        return false
+    }
+
+    /** P3: starts (or keeps) up to [n] retired workers. */
+    private fun restartRetired(n: Int) {
+        var left = n
+        for (i in workers.indices) {
+            if (left == 0) return
+            when (slots.loadAt(i)) {
+                RETIRING -> if (slots.compareAndSetAt(i, RETIRING, RUNNING)) {
+                    retired.decrementAndFetch()
+                    left--
+                }
+                RETIRED -> if (slots.compareAndSetAt(i, RETIRED, RUNNING)) {
+                    retired.decrementAndFetch()
+                    startThread(i)
+                    left--
+                }
+            }
+        }
+    }
+
+    fun retiredWorkers(): Int = retired.load()
+
+    // --- threads and shutdown ------------------------------------------------------------------------------------
+
+    private fun startThread(i: Int) {
+        threadsLock.locked { live.incrementAndFetch() }
+        val worker = workers[i]
+        try {
+            startPosixThread("$name-worker-${i + 1}") {
+                try {
+                    worker.run()
+                } finally {
+                    threadExited() // a retired worker's thread too: it ends here
+                }
+            }
+        } catch (e: Throwable) {
+            threadExited()
+            throw e
+        }
+    }
+
+    private fun threadExited() {
+        threadsLock.locked {
+            if (live.decrementAndFetch() == 0) threadsLock.signalAll()
+        }
+    }
+
+    fun isShutdown(): Boolean = shutdown.load()
+
+    /** After its stop latch, a worker leaves once no submission is mid-push and nothing it can reach is queued. */
+    fun canLeaveAfterStop(worker: Worker): Boolean =
+        inFlight.load() == 0 && injector.isEmpty() && worker.deque.isEmpty()
+
+    /**
+     * Takes no new work, hands pending timers their close action, stops every worker, and (unless called on one of
+     * this pool's own workers, which cannot wait for itself) waits until every accepted job has run and every
+     * thread has ended.
+     */
+    fun close() {
+        if (shutdown.compareAndSet(false, true)) {
+            for (t in timers.drain()) {
+                try {
+                    t.onClose()
+                } catch (e: Throwable) {
+                    reportUncaught(e)
+                }
+            }
+            for (w in workers) w.stopLatch.set()
+        }
+        if (currentWorker()?.registry === this) return
+        threadsLock.locked {
+            while (live.load() > 0) threadsLock.await(NO_DEADLINE)
+        }
+    }
+
+    fun liveThreads(): Int = live.load()
+
+    fun reportUncaught(t: Throwable) {
+        uncaught.incrementAndFetch()
+        println("Exception in a job of pool $name: $t")
+        t.printStackTrace()
+    }
+
+    fun uncaughtExceptions(): Long = uncaught.load()
+
+    fun queuedJobs(): Long = injector.size() + workers.sumOf { it.deque.size().toLong() }
+
+    private companion object {
+        const val RUNNING = 0
+        const val RETIRING = 1
+        const val RETIRED = 2
+    }
+}

@@ -1,0 +1,100 @@
+@file:OptIn(ExperimentalAtomicApi::class)
+
+package dev.forage.coroutines.engine
+
+import kotlin.concurrent.atomics.AtomicArray
+import kotlin.concurrent.atomics.AtomicLong
+import kotlin.concurrent.atomics.AtomicReference
+import kotlin.concurrent.atomics.ExperimentalAtomicApi
+import kotlinx.coroutines.Runnable
+
+/**
+ * A worker's Chase–Lev deque (Chase and Lev, "Dynamic circular work-stealing deque", SPAA 2005; the
+ * sequentially consistent form of Lê et al., PPoPP 2013): the owner pushes and pops at the bottom (LIFO), thieves
+ * steal at the top (FIFO). Kotlin/Native's atomics are sequentially consistent, so the owner's store of `bottom`
+ * in [pop] is ordered before its read of `top` without an explicit fence: the store-load pair that decides who
+ * takes the last job (docs/deque.md describes the JVM form; the argument is the same).
+ *
+ * The buffer grows (never shrinks) by copying into a buffer twice the size; a thief holding the old buffer still
+ * reads the right job at its `top`, since the copy leaves the old buffer untouched and the garbage collector keeps
+ * it while a thief can reach it.
+ */
+internal class WorkDeque(private val broken: Broken = Broken.NONE) {
+    private val top = AtomicLong(0L)
+    private val bottom = AtomicLong(0L)
+    private val buffer = AtomicReference(Buffer(INITIAL_CAPACITY))
+
+    /** Owner only. Returns whether the deque was empty before (the JEC's `queueWasEmpty`, docs/sleep.md 3.5). */
+    fun push(job: Runnable): Boolean {
+        val b = bottom.load()
+        val t = top.load()
+        var buf = buffer.load()
+        if (b - t >= buf.capacity - 1) {
+            buf = buf.grow(t, b)
+            buffer.store(buf)
+        }
+        buf[b] = job
+        bottom.store(b + 1) // publishes the job: a thief that reads this bottom reads the slot written above
+        return b <= t
+    }
+
+    /** Owner only: the newest job, or null. */
+    fun pop(): Runnable? {
+        val b = bottom.load() - 1
+        val buf = buffer.load()
+        bottom.store(b) // (store) before (load) of top: a thief's steal and this pop see each other
+        val t = top.load()
+        if (t > b) {
+            bottom.store(b + 1) // empty: put bottom back
+            return null
+        }
+        val job = buf[b]
+        if (t < b) return job // more than one job left: no thief can reach this one
+        // The last job: thieves may race for it; the CAS on top decides.
+        if (broken == Broken.POP_LAST_WITHOUT_CAS) {
+            bottom.store(b + 1)
+            return job
+        }
+        val won = top.compareAndSet(t, t + 1)
+        bottom.store(b + 1)
+        return if (won) job else null
+    }
+
+    /** Any thread: the oldest job, null if empty, or [RETRY] when another thread took it first. */
+    fun steal(): Runnable? {
+        val t = top.load()
+        val b = bottom.load() // after top (sequential consistency): a job between them was published by push
+        if (t >= b) return null
+        val job = buffer.load()[t]
+        return if (top.compareAndSet(t, t + 1)) job else RETRY
+    }
+
+    fun isEmpty(): Boolean = top.load() >= bottom.load()
+
+    fun size(): Int = (bottom.load() - top.load()).coerceAtLeast(0L).toInt()
+
+    /** A deliberately broken deque, for the stress tests that must show they catch it. */
+    enum class Broken { NONE, POP_LAST_WITHOUT_CAS }
+
+    private class Buffer(val capacity: Int) {
+        private val slots = AtomicArray<Runnable?>(capacity) { null }
+        private val mask = capacity - 1
+
+        operator fun get(index: Long): Runnable? = slots.loadAt((index and mask.toLong()).toInt())
+
+        operator fun set(index: Long, job: Runnable?) = slots.storeAt((index and mask.toLong()).toInt(), job)
+
+        fun grow(top: Long, bottom: Long): Buffer {
+            val bigger = Buffer(capacity * 2)
+            for (i in top until bottom) bigger[i] = this[i]
+            return bigger
+        }
+    }
+
+    companion object {
+        private const val INITIAL_CAPACITY = 256
+
+        /** Returned by [steal] when a race lost the job to another thread: the deque may still hold work. */
+        val RETRY: Runnable = Runnable { error("the steal retry marker is never run") }
+    }
+}
