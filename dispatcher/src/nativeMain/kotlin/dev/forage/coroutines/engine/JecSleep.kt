@@ -14,13 +14,24 @@ import kotlin.concurrent.atomics.ExperimentalAtomicApi
 internal class JecSleep(threads: Int, private val broken: Broken) {
     val counters = JecCounters()
     private val states = Array(threads) { WorkerSleepState() }
+    private val ignoresJec = broken == Broken.NO_JEC_CHECK || broken == Broken.NO_JEC_NOR_FINAL_CHECK
+    private val skipsFinalCheck = broken == Broken.NO_FINAL_CHECK || broken == Broken.NO_JEC_NOR_FINAL_CHECK
 
     /** Deliberately broken variants, for the native stress tests that must show they catch each one. */
     enum class Broken {
         NONE,
 
-        /** S4 skipped: a sleeper blocks without its final look at the queues. */
+        /**
+         * S4 skipped: a sleeper blocks without its final look at the queues. With the JEC intact this loses a job
+         * only after the JEC wrapped between S1 and S2 (Rayon's reason for the check), which no test reaches.
+         */
         NO_FINAL_CHECK,
+
+        /** S2 counts the sleeper without comparing the JEC with S1's; S4 alone then keeps jobs from stranding. */
+        NO_JEC_CHECK,
+
+        /** Both guards of pair A gone: S2 ignores the JEC and S4 is skipped. */
+        NO_JEC_NOR_FINAL_CHECK,
 
         /** The waker un-blocks a sleeper without decrementing the sleeping count. */
         NO_WAKER_DECREMENT,
@@ -86,7 +97,7 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
         }
         while (true) { // S2
             val c = counters.load()
-            if (JecCounters.jec(c) != idle.jobsCounter) {
+            if (JecCounters.jec(c) != idle.jobsCounter && !ignoresJec) {
                 idle.wakePartly()
                 latch.wakeUp()
                 state.sleepIntent.store(false)
@@ -96,7 +107,7 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
             if (counters.tryAddSleepingThread(c)) break
         }
         // S3 is no instruction: the S2 CAS is sequentially consistent. S4, the final check:
-        if (broken != Broken.NO_FINAL_CHECK && pool.hasWorkForSleeper()) {
+        if (!skipsFinalCheck && pool.hasWorkForSleeper()) {
             counters.subSleepingThread()
             state.sleepIntent.store(false)
             state.lock.unlock()

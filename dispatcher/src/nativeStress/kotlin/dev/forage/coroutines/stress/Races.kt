@@ -1,0 +1,260 @@
+@file:OptIn(ExperimentalAtomicApi::class)
+
+package dev.forage.coroutines.stress
+
+import dev.forage.coroutines.engine.EngineSettings
+import dev.forage.coroutines.engine.JecCounters
+import dev.forage.coroutines.engine.JecSleep
+import dev.forage.coroutines.engine.OwnedLatch
+import dev.forage.coroutines.engine.Registry
+import dev.forage.coroutines.engine.WorkDeque
+import dev.forage.coroutines.engine.currentWorker
+import dev.forage.coroutines.engine.nanoTime
+import dev.forage.coroutines.engine.startPosixThread
+import kotlin.concurrent.atomics.AtomicBoolean
+import kotlin.concurrent.atomics.AtomicInt
+import kotlin.concurrent.atomics.AtomicLong
+import kotlin.concurrent.atomics.AtomicReference
+import kotlin.concurrent.atomics.ExperimentalAtomicApi
+import kotlin.concurrent.atomics.incrementAndFetch
+import kotlin.random.Random
+import kotlinx.coroutines.Runnable
+
+/**
+ * The races the JVM pins with jcstress, driven on the native engine: each runs many rounds, each round lands one
+ * event (a post, a latch set) at a random point of a worker's way to sleep or to retirement, and checks the one
+ * thing a lost wake-up or a double take would break. A round fails as soon as its bad state has lasted [STUCK]:
+ * a correct engine leaves that state within microseconds (docs/sleep.md, section 4.3), so the check does not wait
+ * for a hang.
+ */
+internal class Race(
+    val name: String,
+    val threads: Int,
+    val sleep: JecSleep.Broken = JecSleep.Broken.NONE,
+    val deque: WorkDeque.Broken = WorkDeque.Broken.NONE,
+    /** Whether the variant is broken in a way this race must catch. */
+    val mustFail: Boolean,
+    val body: (RaceRun) -> String?,
+)
+
+/** One run of a race: until [deadline], with a progress counter the watchdog reads. */
+internal class RaceRun(val race: Race, val deadline: Long, val progress: AtomicLong) {
+    val random = Random(nanoTime())
+    var rounds = 0L
+
+    fun timeLeft(): Boolean = nanoTime() < deadline
+
+    fun round() {
+        rounds++
+        progress.incrementAndFetch()
+    }
+
+    fun pool(keepAliveNanos: Long = 0L): Registry =
+        Registry(EngineSettings("stress", race.threads, keepAliveNanos, race.sleep, race.deque))
+}
+
+/** How long a bad state must last to count as a lost wake-up. */
+internal const val STUCK: Long = 100_000_000L
+
+/** Spins about [nanos]: puts the next event at a random point of the other threads' paths. */
+internal fun spinFor(nanos: Long) {
+    val until = nanoTime() + nanos
+    while (nanoTime() < until) { /* spin */ }
+}
+
+/**
+ * Waits until [done]; returns a description if [bad] held without a break for [STUCK] first, or if nothing
+ * finished within [limit] (a hang the bad-state check did not recognise).
+ */
+internal fun awaitOrStuck(done: () -> Boolean, bad: () -> Boolean, describe: () -> String, limit: Long = 10_000_000_000L): String? {
+    val start = nanoTime()
+    var badSince = -1L
+    while (!done()) {
+        val now = nanoTime()
+        if (bad()) {
+            if (badSince < 0) badSince = now
+            if (now - badSince >= STUCK) return "stuck for ${STUCK / 1_000_000} ms: ${describe()}"
+        } else {
+            badSince = -1L
+        }
+        if (now - start > limit) return "no progress in ${limit / 1_000_000_000} s: ${describe()}"
+    }
+    return null
+}
+
+internal fun allBlocked(pool: Registry): Boolean = (0 until pool.settings.threads).all { pool.sleep.isBlocked(it) }
+
+internal fun describe(pool: Registry): String =
+    "${pool.sleep.counters}, blocked=${(0 until pool.settings.threads).map { pool.sleep.isBlocked(it) }}, " +
+        "queued=${pool.queuedJobs()}, live=${pool.liveThreads()}, retired=${pool.retiredWorkers()}"
+
+/**
+ * Pair A / B: an outside post against a worker falling asleep. Bad state: a job queued while every worker is
+ * blocked, after the post returned.
+ */
+internal fun postVsSleep(run: RaceRun): String? {
+    val pool = run.pool()
+    val ran = AtomicLong(0L)
+    try {
+        var posted = 0L
+        while (run.timeLeft()) {
+            spinFor(run.random.nextLong(0L, 40_000L))
+            pool.submit(Runnable { ran.incrementAndFetch() })
+            posted++
+            val target = posted
+            awaitOrStuck({ ran.load() == target }, { pool.hasQueuedJobs() && allBlocked(pool) }, { describe(pool) })
+                ?.let { return "round $posted: $it" }
+            run.round()
+        }
+        return null
+    } finally {
+        releaseStuck(pool)
+    }
+}
+
+/**
+ * Pair D: a latch set from outside against its owner going to sleep on it. Bad state: the latch is set and its
+ * owner is still blocked.
+ */
+internal fun latchSetVsSleep(run: RaceRun): String? {
+    val pool = run.pool()
+    try {
+        while (run.timeLeft()) {
+            val latch = AtomicReference<OwnedLatch?>(null)
+            val owner = AtomicInt(-1)
+            val done = AtomicBoolean(false)
+            pool.submit(Runnable {
+                val worker = currentWorker()!!
+                val mine = OwnedLatch(pool, worker.index)
+                owner.store(worker.index)
+                latch.store(mine)
+                worker.waitUntil(mine, mainLoop = false)
+                done.store(true)
+            })
+            while (latch.load() == null) { /* the job is about to wait */ }
+            spinFor(run.random.nextLong(0L, 40_000L))
+            latch.load()!!.set()
+            awaitOrStuck({ done.load() }, { pool.sleep.isBlocked(owner.load()) }, { describe(pool) })
+                ?.let { return "round ${run.rounds}: latch set, owner ${owner.load()} never woke: $it" }
+            run.round()
+        }
+        return null
+    } finally {
+        releaseStuck(pool)
+    }
+}
+
+/**
+ * The waker's decrement: after each wake-up and the pool's return to sleep, the counters word must count exactly
+ * the blocked workers (sleeping = inactive = threads). A waker that un-blocks without decrementing leaves a
+ * sleeper counted that is not asleep.
+ */
+internal fun wakerDecrement(run: RaceRun): String? {
+    val pool = run.pool()
+    val ran = AtomicLong(0L)
+    try {
+        var posted = 0L
+        while (run.timeLeft()) {
+            pool.submit(Runnable { ran.incrementAndFetch() })
+            posted++
+            val target = posted
+            awaitOrStuck({ ran.load() == target }, { false }, { describe(pool) })?.let { return "round $posted: $it" }
+            awaitOrStuck({ allBlocked(pool) }, { false }, { describe(pool) })?.let { return "round $posted: $it" }
+            val c = pool.sleep.counters.load()
+            val threads = pool.settings.threads
+            if (JecCounters.sleepingThreads(c) != threads || JecCounters.inactiveThreads(c) != threads) {
+                return "round $posted: every worker is blocked but the word says ${pool.sleep.counters}"
+            }
+            run.round()
+        }
+        return null
+    } finally {
+        releaseStuck(pool)
+    }
+}
+
+/**
+ * Retirement against a post (docs/sleep.md 9.1): a keep-alive of a few microseconds makes workers retire between
+ * almost every pair of posts. Bad state: a job queued while no worker thread is left.
+ */
+internal fun retireVsPost(run: RaceRun): String? {
+    val pool = run.pool(keepAliveNanos = 20_000L)
+    val ran = AtomicLong(0L)
+    try {
+        var posted = 0L
+        var retirements = 0L
+        while (run.timeLeft()) {
+            spinFor(run.random.nextLong(0L, 80_000L))
+            if (pool.retiredWorkers() > 0) retirements++
+            pool.submit(Runnable { ran.incrementAndFetch() })
+            posted++
+            val target = posted
+            awaitOrStuck({ ran.load() == target }, { pool.hasQueuedJobs() && pool.liveThreads() == 0 }, { describe(pool) })
+                ?.let { return "round $posted: $it" }
+            run.round()
+        }
+        if (retirements == 0L) return "no post found a retired worker: the race was never run"
+        return null
+    } finally {
+        releaseStuck(pool)
+    }
+}
+
+/**
+ * Steal against the owner's pop of the last job: the owner pushes one job and pops it while a thief steals; the
+ * job must be taken exactly once.
+ */
+internal fun stealVsPop(run: RaceRun): String? {
+    val deque = WorkDeque(run.race.deque)
+    val round = AtomicLong(0L) // the round the thief may steal in
+    val thiefDone = AtomicLong(0L)
+    val thiefTook = AtomicInt(0)
+    val stop = AtomicBoolean(false)
+    val job = Runnable { }
+    startPosixThread("stress-thief") {
+        var seen = 0L
+        while (!stop.load()) {
+            val r = round.load()
+            if (r == seen) continue
+            seen = r
+            var took = 0
+            while (true) {
+                val j = deque.steal()
+                if (j === WorkDeque.RETRY) continue
+                if (j != null) took = 1
+                break
+            }
+            thiefTook.store(took)
+            thiefDone.store(r)
+        }
+    }
+    try {
+        var r = 0L
+        while (run.timeLeft()) {
+            r++
+            deque.push(job)
+            round.store(r)
+            spinFor(run.random.nextLong(0L, 2_000L))
+            val ownerTook = if (deque.pop() != null) 1 else 0
+            while (thiefDone.load() != r) { /* the thief's attempt for this round */ }
+            val takes = ownerTook + thiefTook.load()
+            if (takes != 1) return "round $r: the last job was taken $takes times (owner $ownerTook, thief ${thiefTook.load()})"
+            if (!deque.isEmpty()) return "round $r: the deque is not empty after its only job was taken"
+            run.round()
+        }
+        return null
+    } finally {
+        stop.store(true)
+    }
+}
+
+/**
+ * Closes [pool] even when a broken variant left workers blocked that nothing will wake (a latch set without its
+ * wake-up never ends the sleep): the close runs on a thread of its own while this one wakes every blocked worker
+ * until the threads have ended, for at most 10 s.
+ */
+private fun releaseStuck(pool: Registry) {
+    startPosixThread("stress-close") { pool.close() }
+    val until = nanoTime() + 10_000_000_000L
+    while (pool.liveThreads() > 0 && nanoTime() < until) pool.sleep.wakeAnyThreads(pool.settings.threads)
+}

@@ -1,0 +1,120 @@
+@file:OptIn(ExperimentalAtomicApi::class, ExperimentalForeignApi::class)
+
+package dev.forage.coroutines.stress
+
+import dev.forage.coroutines.engine.JecSleep
+import dev.forage.coroutines.engine.WorkDeque
+import dev.forage.coroutines.engine.nanoTime
+import dev.forage.coroutines.engine.startPosixThread
+import kotlin.concurrent.atomics.AtomicLong
+import kotlin.concurrent.atomics.AtomicReference
+import kotlin.concurrent.atomics.ExperimentalAtomicApi
+import kotlin.system.exitProcess
+import kotlinx.cinterop.ExperimentalForeignApi
+import kotlinx.cinterop.toKString
+import platform.posix.fclose
+import platform.posix.fflush
+import platform.posix.fopen
+import platform.posix.fputs
+import platform.posix.getenv
+import platform.posix.mkdir
+import platform.posix.stdout
+import platform.posix.usleep
+
+/** Every race on the correct engine (must pass) and on each broken variant (must be caught). */
+internal fun races(): List<Race> = buildList {
+    for (threads in listOf(1, 2, 3)) { // 3 workers on 2 cores: oversubscribed on purpose
+        add(Race("post vs sleep, $threads workers", threads, mustFail = false, body = ::postVsSleep))
+    }
+    add(Race("post vs sleep, S2 ignores the JEC (S4 alone must hold)", 2, JecSleep.Broken.NO_JEC_CHECK, mustFail = false, body = ::postVsSleep))
+    add(Race("post vs sleep, S4 skipped (the JEC alone must hold)", 2, JecSleep.Broken.NO_FINAL_CHECK, mustFail = false, body = ::postVsSleep))
+    add(Race("post vs sleep, S2 ignores the JEC and S4 skipped", 1, JecSleep.Broken.NO_JEC_NOR_FINAL_CHECK, mustFail = true, body = ::postVsSleep))
+    for (threads in listOf(1, 2)) {
+        add(Race("latch set vs sleep, $threads workers", threads, mustFail = false, body = ::latchSetVsSleep))
+    }
+    add(Race("latch set vs sleep, the setter does not wake the owner", 1, JecSleep.Broken.NO_LATCH_WAKE, mustFail = true, body = ::latchSetVsSleep))
+    add(Race("waker's decrement, 2 workers", 2, mustFail = false, body = ::wakerDecrement))
+    add(Race("waker's decrement skipped", 2, JecSleep.Broken.NO_WAKER_DECREMENT, mustFail = true, body = ::wakerDecrement))
+    for (threads in listOf(1, 2)) {
+        add(Race("retire vs post, $threads workers", threads, mustFail = false, body = ::retireVsPost))
+    }
+    add(Race("retire vs post, no last look before leaving", 1, JecSleep.Broken.NO_RETIRE_CHECK, mustFail = true, body = ::retireVsPost))
+    add(Race("steal vs pop of the last job", 2, mustFail = false, body = ::stealVsPop))
+    add(Race("steal vs pop of the last job, pop without the CAS", 2, deque = WorkDeque.Broken.POP_LAST_WITHOUT_CAS, mustFail = true, body = ::stealVsPop))
+}
+
+private class Outcome(val race: Race, val passed: Boolean, val detail: String, val rounds: Long, val seconds: Double)
+
+/**
+ * Runs the native stress suite: `FORAGE_STRESS_SECONDS` per correct race (default 3), up to 4 times that for a
+ * broken variant to be caught. A watchdog thread turns a hang (no round finished for 60 s) into a failure with the
+ * race's name, instead of a build that never ends. Writes `$FORAGE_CONTRACT_REPORTS/TEST-...-stress.xml`; exits 1
+ * if a correct race failed or a broken variant went uncaught.
+ */
+fun main() {
+    val seconds = getenv("FORAGE_STRESS_SECONDS")?.toKString()?.toDoubleOrNull() ?: 3.0
+    val progress = AtomicLong(0L)
+    val current = AtomicReference("starting")
+    startPosixThread("stress-watchdog") {
+        var last = -1L
+        var since = nanoTime()
+        while (true) {
+            usleep(500_000u)
+            val p = progress.load()
+            if (p != last) {
+                last = p
+                since = nanoTime()
+            } else if (nanoTime() - since > 60_000_000_000L) {
+                println("WATCHDOG: no round finished for 60 s in \"${current.load()}\": a hang; failing the run")
+                fflush(stdout)
+                exitProcess(2)
+            }
+        }
+    }
+    val all = races()
+    println("Native stress suite: ${all.size} races, ${seconds}s each (broken variants: until caught, at most ${seconds * 4}s)")
+    val outcomes = all.map { race ->
+        current.store(race.name)
+        val budget = (seconds * (if (race.mustFail) 4 else 1) * 1e9).toLong()
+        val start = nanoTime()
+        val run = RaceRun(race, start + budget, progress)
+        val failure = race.body(run)
+        val took = (nanoTime() - start) / 1e9
+        val passed = if (race.mustFail) failure != null else failure == null
+        val detail = when {
+            race.mustFail && failure != null -> "caught: $failure"
+            race.mustFail -> "NOT caught: the broken variant ran ${run.rounds} rounds without a failure"
+            failure != null -> "FAILED: $failure"
+            else -> "${run.rounds} rounds"
+        }
+        println("  ${if (passed) "ok  " else "FAIL"}  ${race.name}: $detail (${took.toString().take(5)} s)")
+        fflush(stdout)
+        Outcome(race, passed, detail, run.rounds, took)
+    }
+    writeReport(outcomes)
+    val failed = outcomes.count { !it.passed }
+    println("Races run: ${outcomes.size}, failures: $failed (linuxx64)")
+    exitProcess(if (failed == 0) 0 else 1)
+}
+
+private fun writeReport(outcomes: List<Outcome>) {
+    val dir = getenv("FORAGE_CONTRACT_REPORTS")?.toKString() ?: "."
+    dir.split('/').runningReduce { parent, name -> "$parent/$name" }.filter { it.isNotEmpty() }.forEach { mkdir(it, 0x1EDu) }
+    val suite = "dev.forage.coroutines.stress.NativeStress-linuxx64"
+    val xml = buildString {
+        append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        append("<testsuite name=\"$suite\" tests=\"${outcomes.size}\" failures=\"${outcomes.count { !it.passed }}\" errors=\"0\" skipped=\"0\">\n")
+        for (o in outcomes) {
+            append("  <testcase classname=\"$suite\" name=\"${escape(o.race.name)}\" time=\"${o.seconds}\">")
+            if (!o.passed) append("<failure message=\"${escape(o.detail)}\"/>")
+            append("<system-out>${escape(o.detail)}</system-out></testcase>\n")
+        }
+        append("</testsuite>\n")
+    }
+    val file = fopen("$dir/TEST-$suite.xml", "w") ?: return
+    fputs(xml, file)
+    fclose(file)
+}
+
+private fun escape(s: String): String =
+    s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;")
