@@ -71,6 +71,11 @@ public final class Compare {
 
     /** Runs the comparison; returns the exit status (1 if any measurement failed). */
     static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        return run(args, out, err, Interference.procfs());
+    }
+
+    /** As {@link #run(String[], PrintStream, PrintStream)}, with interference read from {@code meter} (null: unmeasured). */
+    static int run(String[] args, PrintStream out, PrintStream err, Interference.Meter meter) throws Exception {
         Options o = Options.parse(args);
         if (o.help) {
             out.println(Options.USAGE);
@@ -102,6 +107,12 @@ public final class Compare {
         if (plan.isEmpty()) {
             throw new IllegalArgumentException("nothing to run: no selected subject can run the selected scenarios");
         }
+        Interference.Policy policy = meter == null ? Interference.Policy.unmeasured()
+                : new Interference.Policy(true, o.maxInterferenceCores, o.reruns);
+        if (!policy.measured()) {
+            err.println("interference unmeasured: no /proc/stat here, so the runs cannot tell whether other processes"
+                    + " took CPU from them; the verdicts assume a quiet machine");
+        }
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
         double loadBefore = loadAverage();
         Map<Budget, RunData> byProfile = new LinkedHashMap<>();
@@ -116,7 +127,7 @@ public final class Compare {
             progress.show(p);
             RunData d = byProfile.get(p.budget);
             int before = d.failureCount();
-            measure(o, p, logs, d);
+            measure(o, p, logs, d, meter, policy, progress);
             measured++;
             failed += d.failureCount() - before;
             if (measured == 3 && failed == 3) {
@@ -128,10 +139,16 @@ public final class Compare {
         }
         progress.done();
 
+        Interference.Summary busy = Interference.summarize(byProfile.values());
         List<Report.Profile> profiles = new ArrayList<>();
         for (Map.Entry<Budget, RunData> e : byProfile.entrySet()) {
-            profiles.add(new Report.Profile(e.getKey().name, e.getValue(),
-                    Targets.evaluate(e.getValue(), o.scenarios, o.subjects)));
+            List<Targets.Verdict> verdicts = Targets.evaluate(e.getValue(), o.scenarios, o.subjects);
+            if (busy.tooBusy()) {
+                // Past a quarter of the cells disturbed, the clean ones ran beside the same load, just under the
+                // threshold: no goal is judged, rather than report the machine's load as Forage's losses.
+                verdicts = Targets.unreliable(verdicts, "the machine was too busy (see the first line)");
+            }
+            profiles.add(new Report.Profile(e.getKey().name, e.getValue(), verdicts));
         }
         List<String> charts = new ArrayList<>();
         drawCharts(data, o, outDir, charts, err);
@@ -144,13 +161,18 @@ public final class Compare {
                         + " " + System.getProperty("os.arch") + ", load average " + Stats.format(loadBefore)
                         + " at the start and " + Stats.format(loadAverage()) + " at the end of the run",
                 (jvm == null ? "?" : jvm) + ", flags " + String.join(" ", CHILD_FLAGS)
-                        + (o.jvmArgs.isEmpty() ? "" : " " + String.join(" ", o.jvmArgs)));
+                        + (o.jvmArgs.isEmpty() ? "" : " " + String.join(" ", o.jvmArgs)),
+                policy);
         String md = Report.markdown(profiles, o.scenarios, o.subjects, header, charts);
         out.println();
         out.println(md);
         File results = new File(outDir, "results.md");
         Files.writeString(results.toPath(), md, StandardCharsets.UTF_8);
         out.println("written: " + results);
+        if (busy.tooBusy()) {
+            // Said again after the long table, where the eye lands when the run ends.
+            out.println(Report.tooBusyLine(busy, policy));
+        }
         if (docs != null) {
             writeDocs(docs, profiles, o, header, outDir, charts);
             out.println("written: " + docs);
@@ -247,8 +269,55 @@ public final class Compare {
         return String.join(File.pathSeparator, entries);
     }
 
-    private static void measure(Options o, Planned p, File logs, RunData data) throws IOException,
-            InterruptedException {
+    /**
+     * Measures one planned run, again while other processes took more CPU during it than the policy allows, up to
+     * its reruns; keeps the last attempt's results and records its interference.
+     */
+    private static void measure(Options o, Planned p, File logs, RunData data, Interference.Meter meter,
+            Interference.Policy policy, Progress progress) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            Interference.Snapshot before = meter == null ? null : meter.snapshot();
+            Attempt a = attempt(o, p, logs);
+            Interference.Snapshot after = meter == null ? null : meter.snapshot();
+            Interference.Reading reading = before == null || after == null ? null
+                    : Interference.between(before, after);
+            if (a.failure != null) {
+                // A failure is the subject's or the setup's, not the machine's load: rerunning would hide it.
+                data.fail(p.scenario.id(), p.subject.id(), a.failure);
+                return;
+            }
+            boolean disturbed = policy.disturbs(reading);
+            if (disturbed && attempt <= policy.reruns()) {
+                progress.note("other processes used " + reading.percentOfCore() + " of a core during it (limit "
+                        + policy.limitText() + "): measuring again, attempt " + (attempt + 1) + " of "
+                        + (policy.reruns() + 1));
+                continue;
+            }
+            if (disturbed) {
+                progress.note("other processes used " + reading.percentOfCore() + " of a core during it, still above "
+                        + policy.limitText() + " after " + attempt + " attempt(s): its cell is marked ~");
+            }
+            for (ResultLine r : a.lines) {
+                data.add(r);
+            }
+            data.interference(p.scenario.id(), p.subject.id(), new Interference.Run(p.fork, reading, attempt, disturbed));
+            return;
+        }
+    }
+
+    /** One measuring JVM's outcome: its result lines, or why it failed. */
+    private static final class Attempt {
+        final List<ResultLine> lines;
+        final String failure;
+
+        Attempt(List<ResultLine> lines, String failure) {
+            this.lines = lines;
+            this.failure = failure;
+        }
+    }
+
+    /** Runs one measuring JVM to its end. A rerun overwrites the logs of the attempt before it. */
+    private static Attempt attempt(Options o, Planned p, File logs) throws IOException, InterruptedException {
         String base = p.scenario.id() + "." + p.subject.id() + "." + p.fork
                 + (p.budget == o.budget ? "" : "." + p.budget.name);
         File stdout = new File(logs, base + ".out");
@@ -262,8 +331,7 @@ public final class Compare {
         if (!proc.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             proc.destroyForcibly();
             proc.waitFor();
-            data.fail(p.scenario.id(), p.subject.id(), "no result within " + timeoutSeconds + " s (log: " + stderr + ")");
-            return;
+            return new Attempt(List.of(), "no result within " + timeoutSeconds + " s (log: " + stderr + ")");
         }
         List<ResultLine> lines = new ArrayList<>();
         for (String line : Files.readAllLines(stdout.toPath(), StandardCharsets.UTF_8)) {
@@ -273,13 +341,10 @@ public final class Compare {
             }
         }
         if (proc.exitValue() != 0 || lines.isEmpty()) {
-            data.fail(p.scenario.id(), p.subject.id(), "exit status " + proc.exitValue() + ": "
-                    + lastLine(stderr) + " (log: " + stderr + ")");
-            return;
+            return new Attempt(List.of(), "exit status " + proc.exitValue() + ": " + lastLine(stderr) + " (log: "
+                    + stderr + ")");
         }
-        for (ResultLine r : lines) {
-            data.add(r);
-        }
+        return new Attempt(lines, null);
     }
 
     private static String lastLine(File f) throws IOException {
@@ -405,6 +470,13 @@ public final class Compare {
             }
             err.flush();
             done++;
+        }
+
+        /** A line about the run just shown, under its progress line (which a terminal keeps, then). */
+        void note(String text) {
+            String line = "    " + text;
+            err.println(terminal ? "\n" + line : line);
+            err.flush();
         }
 
         void done() {

@@ -20,6 +20,9 @@ final class Options {
             "  --forks N            fresh JVMs per (scenario, subject), overriding the mode's",
             "  --jvm PATH           the java executable for the measuring JVMs (default: this JVM's)",
             "  --jvm-args \"...\"     extra flags for the measuring JVMs",
+            "  --max-interference P a run during which other processes used more than P % of one core (default 10)",
+            "                       is measured again; if still above, its cell is marked ~ and no goal reads it",
+            "  --reruns N           how many times a disturbed run is measured again (default 2; 0: never)",
             "  --out DIR            where results.md, the charts and the logs go (default: benchmarks/target/compare)",
             "  --write-docs         also write the table and charts into docs/benchmarks.md (between its markers)",
             "                       and the whole report into results/compare.md beside it",
@@ -36,6 +39,9 @@ final class Options {
     int forks = -1;
     String jvm = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
     List<String> jvmArgs = new ArrayList<>();
+    /** Others' CPU above which a run is disturbed, in cores (Interference). */
+    double maxInterferenceCores = Interference.DEFAULT_MAX_CORES;
+    int reruns = Interference.DEFAULT_RERUNS;
     File out;
     boolean writeDocs;
     File docs;
@@ -91,6 +97,12 @@ final class Options {
                 case "--jvm-args":
                     o.jvmArgs.addAll(Arrays.asList(value(args, ++i, a).trim().split("\\s+")));
                     break;
+                case "--max-interference":
+                    o.maxInterferenceCores = percent(value(args, ++i, a), a) / 100;
+                    break;
+                case "--reruns":
+                    o.reruns = nonNegative(value(args, ++i, a), a);
+                    break;
                 case "--out":
                     o.out = new File(value(args, ++i, a));
                     break;
@@ -133,6 +145,30 @@ final class Options {
             throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
         }
         return args[i];
+    }
+
+    private static int nonNegative(String v, String option) {
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // falls through to the message
+        }
+        throw new IllegalArgumentException(option + " needs an integer of 0 or more, was '" + v + "'");
+    }
+
+    private static double percent(String v, String option) {
+        try {
+            double p = Double.parseDouble(v);
+            if (p >= 0 && Double.isFinite(p)) {
+                return p;
+            }
+        } catch (NumberFormatException ignored) {
+            // falls through to the message
+        }
+        throw new IllegalArgumentException(option + " needs a percentage of one core, 0 or more, was '" + v + "'");
     }
 
     private static int positive(String v, String option) {

@@ -19,13 +19,21 @@ public final class Report {
         final String budget;
         final String machine;
         final String jvm;
+        /** How the run dealt with other processes' CPU; null: not said (a report made outside the runner). */
+        final Interference.Policy interference;
 
         public Header(String command, String date, String budget, String machine, String jvm) {
+            this(command, date, budget, machine, jvm, null);
+        }
+
+        public Header(String command, String date, String budget, String machine, String jvm,
+                Interference.Policy interference) {
             this.command = command;
             this.date = date;
             this.budget = budget;
             this.machine = machine;
             this.jvm = jvm;
+            this.interference = interference;
         }
     }
 
@@ -67,7 +75,8 @@ public final class Report {
                     + "better), the ratio of Forage's slowest fork (its highest per-fork median against the "
                     + "reference's median) and the limit the ratio must stay within; the best anchor is whichever of "
                     + "those pools did best in that row. PASS: Forage met the goal in this run; MISS: it did not; "
-                    + "n/a: this run cannot tell.\n\n");
+                    + "n/a: this run cannot tell; unreliable: other processes took CPU from a run the goal reads "
+                    + "(~ in the table), so this run cannot tell either.\n\n");
             sb.append(targetsTable(profiles));
         }
         for (Profile p : profiles) {
@@ -75,6 +84,14 @@ public final class Report {
             if (!details.isEmpty()) {
                 sb.append("\n**Run details").append(label(profiles, p, " (", " profile)")).append("**\n\n")
                         .append(details);
+            }
+        }
+        if (header.interference != null && header.interference.measured()) {
+            String runs = interferenceDetails(profiles, scenarios, subjects);
+            if (!runs.isEmpty()) {
+                sb.append("\n**Interference**\n\nThe CPU other processes used during each run, in per cent of one "
+                        + "core, fork by fork; ~: still above " + header.interference.limitText() + " after its "
+                        + "reruns.\n\n").append(runs);
             }
         }
         for (Profile p : profiles) {
@@ -108,19 +125,91 @@ public final class Report {
     public static String summary(List<Profile> profiles, List<Scenario> scenarios, List<Subject> subjects,
             Header header) {
         StringBuilder sb = new StringBuilder();
+        Interference.Policy policy = header.interference;
+        List<RunData> all = new ArrayList<>();
+        for (Profile p : profiles) {
+            all.add(p.data);
+        }
+        Interference.Summary busy = Interference.summarize(all);
+        if (policy != null && busy.tooBusy()) {
+            // First, before any number: a reader of this run must not take the machine's load for the schedulers'.
+            sb.append(tooBusyLine(busy, policy)).append("\n\n");
+        }
         sb.append("Command: `").append(header.command).append("`  \n");
         sb.append("Date: ").append(header.date).append("; ").append(header.budget).append("  \n");
-        sb.append("Machine: ").append(header.machine).append("; JVM: ").append(header.jvm).append("\n\n");
+        sb.append("Machine: ").append(header.machine).append("; JVM: ").append(header.jvm);
+        if (policy != null) {
+            sb.append("  \n").append(interferenceLine(busy, policy));
+        }
+        sb.append("\n\n");
 
         sb.append("Each cell: the median over every measured iteration of every fork, (in brackets) the spread "
                 + "across forks: the lowest and the highest of the per-fork medians, and ×: the ratio of the median "
                 + "to the best anchor's (the best non-Forage subject) of the row. Lower is better everywhere. "
                 + "–: the subject cannot run the scenario.");
+        if (busy.disturbedCells() > 0 && policy != null) {
+            sb.append(" ~: other processes used more than ").append(policy.limitText())
+                    .append(" during one of the cell's runs, measured ").append(policy.reruns() + 1)
+                    .append(" times at most: its numbers are not the subject's alone, and no goal is judged on it.");
+        }
         if (profiles.size() > 1) {
             sb.append(" Each row is measured in every profile of the header, in the same rounds of fresh JVMs.");
         }
         sb.append("\n\n");
         sb.append(resultsTable(profiles, scenarios, subjects));
+        return sb.toString();
+    }
+
+    /**
+     * The line that opens the report of a run whose cells were too often disturbed: the verdicts would report the
+     * machine's load as Forage's losses, so none is given.
+     */
+    public static String tooBusyLine(Interference.Summary busy, Interference.Policy policy) {
+        return "**The machine was too busy for these results to mean anything.** Other processes used more than "
+                + policy.limitText() + " during the runs of " + busy.disturbedCells() + " of " + busy.cells()
+                + " cells (~), each measured up to " + (policy.reruns() + 1) + " times (at the worst "
+                + Stats.format(busy.maxCores() * 100) + " % of a core): the table's numbers measure that load as much "
+                + "as the schedulers, and no goal is judged (unreliable). Run it again when the machine is quiet.";
+    }
+
+    /** The header's account of interference: how much others used, the threshold, what was rerun and marked. */
+    static String interferenceLine(Interference.Summary busy, Interference.Policy policy) {
+        if (!policy.measured()) {
+            return "Interference: unmeasured (no /proc/stat on this system): whether other processes took CPU "
+                    + "from the runs is unknown, and the verdicts assume they did not";
+        }
+        if (busy.runs() == 0) {
+            return "Interference: no run measured";
+        }
+        return "Interference (CPU of other processes during each run): median " + Stats.format(busy.medianCores() * 100)
+                + " %, at most " + Stats.format(busy.maxCores() * 100) + " % of one core; threshold "
+                + policy.limitText() + ", " + policy.reruns() + " rerun(s) at most; " + busy.rerunRuns() + " of "
+                + busy.runs() + " runs measured again, " + busy.disturbedCells() + " of " + busy.cells()
+                + " cells still above it (~)";
+    }
+
+    /** Per scenario, each subject's runs: others' CPU fork by fork, the attempts it took, ~ where it stayed above. */
+    static String interferenceDetails(List<Profile> profiles, List<Scenario> scenarios, List<Subject> subjects) {
+        StringBuilder sb = new StringBuilder();
+        for (Scenario sc : scenarios) {
+            for (Profile p : profiles) {
+                List<String> parts = new ArrayList<>();
+                for (Subject s : subjects) {
+                    List<Interference.Run> runs = p.data.interference(sc.id(), s.id());
+                    if (!runs.isEmpty()) {
+                        List<String> texts = new ArrayList<>();
+                        for (Interference.Run r : runs) {
+                            texts.add(r.text());
+                        }
+                        parts.add(s.label() + " " + String.join(" / ", texts));
+                    }
+                }
+                if (!parts.isEmpty()) {
+                    sb.append("- ").append(sc.id()).append(label(profiles, p, " (", ")")).append(": ")
+                            .append(String.join("; ", parts)).append('\n');
+                }
+            }
+        }
         return sb.toString();
     }
 
@@ -178,7 +267,9 @@ public final class Report {
             return "not run";
         }
         Stats forks = data.forkSpread(sc.id(), s.id(), m.id());
-        String text = (s.isForage() ? "**" + Stats.format(st.median) + "**" : Stats.format(st.median))
+        // ~ first, where the eye starts reading the cell: these numbers are partly other processes'.
+        String text = (data.disturbed(sc.id(), s.id()) ? "~" : "")
+                + (s.isForage() ? "**" + Stats.format(st.median) + "**" : Stats.format(st.median))
                 + " (" + Stats.format(forks.min) + "–" + Stats.format(forks.max) + ")";
         double ratio = Stats.ratio(st.median, bestMedian);
         if (!Double.isNaN(ratio)) {
@@ -194,7 +285,8 @@ public final class Report {
         sb.append(several ? "| --- | --- |" : "| --- |").append(" --- | --- | --- | --- | --- | --- |\n");
         for (Profile p : profiles) {
             for (Targets.Verdict v : p.verdicts) {
-                String result = v.verdict.equals("n/a") ? "n/a: " + v.note : "**" + v.verdict + "**";
+                String result = v.verdict.equals("n/a") || v.verdict.equals(Targets.UNRELIABLE)
+                        ? v.verdict + ": " + v.note : "**" + v.verdict + "**";
                 sb.append("| ").append(v.target).append(" | ");
                 if (several) {
                     sb.append(p.name).append(" | ");

@@ -14,6 +14,8 @@ public final class RunData {
     private final Map<String, Histogram> histograms = new LinkedHashMap<>();
     private final Map<String, List<String>> info = new LinkedHashMap<>();
     private final Map<String, String> failures = new LinkedHashMap<>();
+    /** Per (scenario, subject), what other processes used during each of its runs, in the order they ran. */
+    private final Map<String, List<Interference.Run>> interference = new LinkedHashMap<>();
 
     private static String key(String scenario, String subject, String metric) {
         return scenario + '\u0000' + subject + '\u0000' + metric;
@@ -51,6 +53,34 @@ public final class RunData {
     /** Why the (scenario, subject) run failed, or null. */
     public String failure(String scenario, String subject) {
         return failures.get(key(scenario, subject, ""));
+    }
+
+    /** Records one run's interference (one fork of the cell, after its reruns). */
+    public void interference(String scenario, String subject, Interference.Run run) {
+        interference.computeIfAbsent(key(scenario, subject, ""), x -> new ArrayList<>()).add(run);
+    }
+
+    /** The interference of every run of the (scenario, subject), in order (empty if none was recorded). */
+    public List<Interference.Run> interference(String scenario, String subject) {
+        return interference.getOrDefault(key(scenario, subject, ""), List.of());
+    }
+
+    /** Every cell's runs, one list per (scenario, subject) that recorded any. */
+    public java.util.Collection<List<Interference.Run>> interferenceByCell() {
+        return interference.values();
+    }
+
+    /**
+     * Whether any run of the (scenario, subject) stayed disturbed after its reruns: its numbers are not the
+     * subject's alone.
+     */
+    public boolean disturbed(String scenario, String subject) {
+        for (Interference.Run r : interference(scenario, subject)) {
+            if (r.disturbed()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public int failureCount() {

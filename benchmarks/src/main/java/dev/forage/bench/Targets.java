@@ -19,7 +19,13 @@ public final class Targets {
     private Targets() {
     }
 
-    /** One judged target. {@code verdict} is PASS, MISS or n/a (not measurable in this run, see note). */
+    /** What a goal is judged when a run it reads was disturbed by other processes ({@link Interference}). */
+    public static final String UNRELIABLE = "unreliable";
+
+    /**
+     * One judged target. {@code verdict} is PASS, MISS, n/a (not measurable in this run, see note) or
+     * {@link #UNRELIABLE} (other processes took CPU from a run it reads, see note).
+     */
     public static final class Verdict {
         public final String target;
         public final String forage;
@@ -107,7 +113,15 @@ public final class Targets {
         if (best == null) {
             return notMeasurable(target, "no anchor measured");
         }
-        return judge(data, sc, metric, forage, best, target, limit);
+        // Every anchor measured in the row takes part in picking the best: a disturbed one might have been it.
+        List<Subject> read = new ArrayList<>();
+        read.add(forage);
+        for (Subject s : subjects) {
+            if (!s.isForage() && data.stats(sc.id(), s.id(), metric) != null) {
+                read.add(s);
+            }
+        }
+        return disturbance(data, sc, read, judge(data, sc, metric, forage, best, target, limit));
     }
 
     private static Verdict versusSubject(RunData data, Scenario sc, String metric, Subject forage,
@@ -128,7 +142,7 @@ public final class Targets {
         if (data.stats(sc.id(), ref.id(), metric) == null) {
             return notMeasurable(target, referenceId + " has no result" + failureNote(data, sc, ref));
         }
-        return judge(data, sc, metric, forage, ref, target, limit);
+        return disturbance(data, sc, List.of(forage, ref), judge(data, sc, metric, forage, ref, target, limit));
     }
 
     private static Verdict judge(RunData data, Scenario sc, String metric, Subject forage, Subject ref,
@@ -161,8 +175,41 @@ public final class Targets {
         Subject best = data.bestAnchor(sc.id(), "cpu", subjects);
         String ref = best == null ? "" : best.label() + " " + Stats.format(data.stats(sc.id(), best.id(), "cpu").median)
                 + " µs/s";
-        return new Verdict(target, Stats.format(f.median) + " µs/s (max " + Stats.format(f.max) + ")", ref,
-                Double.NaN, "= 0", f.median == 0 ? "PASS" : "MISS", "");
+        return disturbance(data, sc, List.of(forage), new Verdict(target, Stats.format(f.median) + " µs/s (max "
+                + Stats.format(f.max) + ")", ref, Double.NaN, "= 0", f.median == 0 ? "PASS" : "MISS", ""));
+    }
+
+    /**
+     * The verdict, or {@link #UNRELIABLE} when a cell it reads stayed disturbed: other processes' CPU would be
+     * judged as the subject's (a MISS) or would have slowed the reference (a PASS).
+     */
+    private static Verdict disturbance(RunData data, Scenario sc, List<Subject> read, Verdict v) {
+        if (v.verdict.equals("n/a")) {
+            return v;
+        }
+        List<String> disturbed = new ArrayList<>();
+        for (Subject s : read) {
+            if (data.disturbed(sc.id(), s.id())) {
+                disturbed.add(s.label());
+            }
+        }
+        if (disturbed.isEmpty()) {
+            return v;
+        }
+        return unreliable(v, "other processes took CPU from " + String.join(", ", disturbed) + " (~ in the table)");
+    }
+
+    /** Every PASS and MISS among the verdicts as {@link #UNRELIABLE}, with the reason; n/a stays. */
+    public static List<Verdict> unreliable(List<Verdict> verdicts, String note) {
+        List<Verdict> out = new ArrayList<>();
+        for (Verdict v : verdicts) {
+            out.add(v.verdict.equals("n/a") || v.verdict.equals(UNRELIABLE) ? v : unreliable(v, note));
+        }
+        return out;
+    }
+
+    private static Verdict unreliable(Verdict v, String note) {
+        return new Verdict(v.target, v.forage, v.reference, v.ratio, v.slowestForkRatio, v.limit, UNRELIABLE, note);
     }
 
     private static String forageMissing(RunData data, Scenario sc, Subject forage) {
