@@ -42,10 +42,21 @@ internal object Windows {
             val p0 = Clocks.processCpu()
             val t0 = Clocks.threadCpu()
             val tasks = runWindow(s.dispatcher, task, completed, periodNanos, b.windowNanos)
-            val poolCpu = (Clocks.processCpu() - p0) - (Clocks.threadCpu() - t0)
-            poolCpu / (tasks * taskCpu)
+            poolCpu(p0, t0) / (tasks * taskCpu)
         }
         out.result("cpu", values)
+    }
+
+    /**
+     * The CPU the process's other threads used since [p0] (process clock) and [t0] (this thread's clock, read just
+     * after). The end is read in the opposite order, so the process window holds the thread window: the
+     * difference can only over-count, by this thread's own clock reads between the two (a few µs, the
+     * measurement's floor); a reading below 0, from the clocks' grain when the pool slept throughout, is 0.
+     */
+    private fun poolCpu(p0: Long, t0: Long): Double {
+        val thread = Clocks.threadCpu() - t0
+        val process = Clocks.processCpu() - p0
+        return maxOf(0L, process - thread).toDouble()
     }
 
     /** One window of the low-load schedule; returns once every task of it ran, with the number of tasks. */
@@ -87,8 +98,7 @@ internal object Windows {
             val w0 = Clocks.now()
             Clocks.sleepNanos(b.windowNanos)
             val seconds = (Clocks.now() - w0) / 1e9
-            val poolCpu = (Clocks.processCpu() - p0) - (Clocks.threadCpu() - t0)
-            poolCpu / 1000.0 / seconds
+            poolCpu(p0, t0) / 1000.0 / seconds
         }
         out.result("cpu", values)
     }
