@@ -206,21 +206,29 @@ internal class Registry(val settings: EngineSettings) {
         return false
     }
 
-    /** P3: starts (or keeps) up to [n] retired workers. */
+    /**
+     * P3: keeps (RETIRING) or starts again (RETIRED) up to [n] retired workers. A failed CAS reads the slot again:
+     * a poster that read RETIRING and lost to the worker's own RETIRING -> RETIRED must now start its thread, or
+     * a job published after the worker's last look would have nobody (the native stress suite's "retire vs post"
+     * caught exactly that).
+     */
     private fun restartRetired(n: Int) {
         var left = n
         for (i in workers.indices) {
             if (left == 0) return
-            when (slots.loadAt(i)) {
-                RETIRING -> if (slots.compareAndSetAt(i, RETIRING, RUNNING)) {
+            while (true) {
+                val state = slots.loadAt(i)
+                if (state == RETIRING && slots.compareAndSetAt(i, RETIRING, RUNNING)) {
                     retired.decrementAndFetch()
                     left--
-                }
-                RETIRED -> if (slots.compareAndSetAt(i, RETIRED, RUNNING)) {
+                } else if (state == RETIRED && slots.compareAndSetAt(i, RETIRED, RUNNING)) {
                     retired.decrementAndFetch()
                     startThread(i)
                     left--
+                } else if (state == RETIRING || state == RETIRED) {
+                    continue // the slot changed under us: decide again
                 }
+                break
             }
         }
     }

@@ -98,7 +98,16 @@ internal fun postVsSleep(run: RaceRun): String? {
     try {
         var posted = 0L
         while (run.timeLeft()) {
-            spinFor(run.random.nextLong(0L, 40_000L))
+            // The worker that ran the last job is on its way to sleep: S1, one search, S2 take a few microseconds.
+            // Every other round waits for S1 (the JEC turned even) and posts within the next 3 µs, which puts the
+            // post near the search between S1 and S2 far more often than a uniform delay does.
+            if (posted % 2 == 0L) {
+                val until = nanoTime() + 50_000L
+                while (!JecCounters.isJecSleepy(pool.sleep.counters.load()) && nanoTime() < until) { /* S1 */ }
+                spinFor(run.random.nextLong(0L, 3_000L))
+            } else {
+                spinFor(run.random.nextLong(0L, 10_000L))
+            }
             pool.submit(Runnable { ran.incrementAndFetch() })
             posted++
             val target = posted
