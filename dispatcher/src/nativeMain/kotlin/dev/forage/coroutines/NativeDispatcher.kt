@@ -19,8 +19,8 @@ import kotlinx.coroutines.cancel
 /**
  * Forage's dispatcher on Kotlin/Native: coroutines run as jobs of [pool]'s workers; a dispatch from one of its
  * workers goes to that worker's deque, any other to the injector. `delay` and `withTimeout` time on the pool's
- * own timers (no timer thread). `yield()` goes behind the queued work: through the injector, not the deque's
- * LIFO end, where the yielding coroutine would be taken again at once.
+ * own timers (no timer thread). `yield()` goes behind the queued work (the engine's `Registry.submit` says
+ * where).
  */
 public actual class ForageDispatcher internal constructor(
     public actual val pool: ForagePool,

@@ -60,21 +60,27 @@ internal class Registry(val settings: EngineSettings) {
     // --- submission ---------------------------------------------------------------------------------------------
 
     /**
-     * Accepts [job] from any thread (from this pool's own workers it goes to that worker's deque), or returns false
-     * once the pool is shut down. A submission counts itself in flight around its shutdown check and its push, so
-     * a worker leaving after a stop never misses a job that was accepted (see [canLeaveAfterStop]). A [yielding]
-     * job always goes to the injector, behind the work already queued.
+     * Accepts [job] from any thread, or returns false once the pool is shut down. From one of this pool's own
+     * workers it goes to that worker's deque: the worker cannot leave after a stop while its deque holds a job,
+     * so the push needs nothing more. From anywhere else it goes to the injector, and the submission counts
+     * itself in flight around its shutdown check and its push, so that a worker leaving after a stop never
+     * misses a job that was accepted (see [canLeaveAfterStop]).
+     *
+     * A [yielding] job goes behind the work already queued: on the worker's own deque in its top-level loop,
+     * which takes the oldest job first; through the injector from anywhere else (inside a wait the deque's
+     * newest job is taken first, so the yielding coroutine would run again at once).
      */
     fun submit(job: Runnable, yielding: Boolean = false): Boolean {
+        val worker = currentWorker()
+        if (worker != null && worker.registry === this && (!yielding || worker.atTopLevel())) {
+            if (shutdown.load()) return false
+            worker.push(job)
+            return true
+        }
         inFlight.incrementAndFetch()
         try {
             if (shutdown.load()) return false
-            val worker = currentWorker()
-            if (!yielding && worker != null && worker.registry === this) {
-                worker.push(job)
-            } else {
-                newInjectedJobs(injector.push(job))
-            }
+            newInjectedJobs(injector.push(job))
             return true
         } finally {
             inFlight.decrementAndFetch()
@@ -119,7 +125,9 @@ internal class Registry(val settings: EngineSettings) {
      * Rayon's `join` on [worker]: pushes [b], runs [a] here, takes [b] back if no thief took it, else runs other
      * jobs until [b]'s latch is set. Both halves always run (their failures are the caller's to report).
      */
-    fun join(worker: Worker, a: () -> Unit, b: () -> Unit) {
+    fun join(worker: Worker, a: () -> Unit, b: () -> Unit) = worker.inWait { joinHere(worker, a, b) }
+
+    private fun joinHere(worker: Worker, a: () -> Unit, b: () -> Unit) {
         val latch = OwnedLatch(this, worker.index)
         val jobB = LatchJob(b, latch)
         worker.push(jobB)

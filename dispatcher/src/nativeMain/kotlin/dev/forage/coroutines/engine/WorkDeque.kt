@@ -3,7 +3,7 @@
 package dev.forage.coroutines.engine
 
 import kotlin.concurrent.atomics.AtomicArray
-import kotlin.concurrent.atomics.AtomicLong
+import kotlin.concurrent.atomics.AtomicLongArray
 import kotlin.concurrent.atomics.AtomicReference
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
 import kotlinx.coroutines.Runnable
@@ -20,58 +20,62 @@ import kotlinx.coroutines.Runnable
  * it while a thief can reach it.
  */
 internal class WorkDeque(private val broken: Broken = Broken.NONE) {
-    private val top = AtomicLong(0L)
-    private val bottom = AtomicLong(0L)
+    /**
+     * `top` and `bottom` in one array, [TOP] and [BOTTOM] 64 bytes apart and from the array's header: thieves CAS
+     * `top` while the owner writes `bottom` on every push, and on one cache line each would stall the other.
+     * Kotlin/Native has no field-layout rule (no `@Contended`), but an array's elements are contiguous.
+     */
+    private val ends = AtomicLongArray(PADDED_LENGTH)
     private val buffer = AtomicReference(Buffer(INITIAL_CAPACITY))
 
     /** Owner only. Returns whether the deque was empty before (the JEC's `queueWasEmpty`, docs/sleep.md 3.5). */
     fun push(job: Runnable): Boolean {
-        val b = bottom.load()
-        val t = top.load()
+        val b = ends.loadAt(BOTTOM)
+        val t = ends.loadAt(TOP)
         var buf = buffer.load()
         if (b - t >= buf.capacity - 1) {
             buf = buf.grow(t, b)
             buffer.store(buf)
         }
         buf[b] = job
-        bottom.store(b + 1) // publishes the job: a thief that reads this bottom reads the slot written above
+        ends.storeAt(BOTTOM, b + 1) // publishes the job: a thief that reads this bottom reads the slot written above
         return b <= t
     }
 
     /** Owner only: the newest job, or null. */
     fun pop(): Runnable? {
-        val b = bottom.load() - 1
+        val b = ends.loadAt(BOTTOM) - 1
         val buf = buffer.load()
-        bottom.store(b) // (store) before (load) of top: a thief's steal and this pop see each other
-        val t = top.load()
+        ends.storeAt(BOTTOM, b) // (store) before (load) of top: a thief's steal and this pop see each other
+        val t = ends.loadAt(TOP)
         if (t > b) {
-            bottom.store(b + 1) // empty: put bottom back
+            ends.storeAt(BOTTOM, b + 1) // empty: put bottom back
             return null
         }
         val job = buf[b]
         if (t < b) return job // more than one job left: no thief can reach this one
         // The last job: thieves may race for it; the CAS on top decides.
         if (broken == Broken.POP_LAST_WITHOUT_CAS) {
-            bottom.store(b + 1)
+            ends.storeAt(BOTTOM, b + 1)
             return job
         }
-        val won = top.compareAndSet(t, t + 1)
-        bottom.store(b + 1)
+        val won = ends.compareAndSetAt(TOP, t, t + 1)
+        ends.storeAt(BOTTOM, b + 1)
         return if (won) job else null
     }
 
     /** Any thread: the oldest job, null if empty, or [RETRY] when another thread took it first. */
     fun steal(): Runnable? {
-        val t = top.load()
-        val b = bottom.load() // after top (sequential consistency): a job between them was published by push
+        val t = ends.loadAt(TOP)
+        val b = ends.loadAt(BOTTOM) // after top (sequential consistency): a job between them was published by push
         if (t >= b) return null
         val job = buffer.load()[t]
-        return if (top.compareAndSet(t, t + 1)) job else RETRY
+        return if (ends.compareAndSetAt(TOP, t, t + 1)) job else RETRY
     }
 
-    fun isEmpty(): Boolean = top.load() >= bottom.load()
+    fun isEmpty(): Boolean = ends.loadAt(TOP) >= ends.loadAt(BOTTOM)
 
-    fun size(): Int = (bottom.load() - top.load()).coerceAtLeast(0L).toInt()
+    fun size(): Int = (ends.loadAt(BOTTOM) - ends.loadAt(TOP)).coerceAtLeast(0L).toInt()
 
     /** A deliberately broken deque, for the stress tests that must show they catch it. */
     enum class Broken { NONE, POP_LAST_WITHOUT_CAS }
@@ -93,6 +97,9 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
 
     companion object {
         private const val INITIAL_CAPACITY = 256
+        private const val TOP = 8
+        private const val BOTTOM = 16
+        private const val PADDED_LENGTH = 24
 
         /** Returned by [steal] when a race lost the job to another thread: the deque may still hold work. */
         val RETRY: Runnable = Runnable { error("the steal retry marker is never run") }

@@ -39,6 +39,30 @@ internal class Worker(val registry: Registry, val index: Int, broken: WorkDeque.
     var sleeps = 0L
         internal set
 
+    /** Joins and waits on this worker's stack: at 0 it is in its top-level loop, which takes its oldest job. */
+    private var waits = 0
+
+    /** Whether a job pushed now is taken after the ones already queued (see the class comment). */
+    fun atTopLevel(): Boolean = waits == 0
+
+    /** Runs [body] as a wait inside a job: own jobs are popped newest first until it returns. */
+    inline fun <T> inWait(body: () -> T): T {
+        enterWait()
+        try {
+            return body()
+        } finally {
+            leaveWait()
+        }
+    }
+
+    fun enterWait() {
+        waits++
+    }
+
+    fun leaveWait() {
+        waits--
+    }
+
     /**
      * The thread's body: the main loop until the stop latch or retirement, then the drain after a stop. Returns
      * true if the worker retired; after that the slot may already run on a new thread, so the old one touches
@@ -73,7 +97,10 @@ internal class Worker(val registry: Registry, val index: Int, broken: WorkDeque.
      * Runs jobs until [latch] is set (Rayon's `wait_until_cold`). In the main loop ([mainLoop]) an idle worker
      * past the keep-alive may retire: returns true if it did, and the thread must end.
      */
-    fun waitUntil(latch: CoreLatch, mainLoop: Boolean): Boolean {
+    fun waitUntil(latch: CoreLatch, mainLoop: Boolean): Boolean =
+        if (mainLoop) runUntil(latch, mainLoop = true) else inWait { runUntil(latch, mainLoop = false) }
+
+    private fun runUntil(latch: CoreLatch, mainLoop: Boolean): Boolean {
         val sleep = registry.sleep
         while (!latch.probe()) {
             val local = takeLocal(mainLoop)
