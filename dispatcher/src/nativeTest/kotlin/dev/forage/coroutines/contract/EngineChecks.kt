@@ -1,0 +1,219 @@
+@file:OptIn(ExperimentalAtomicApi::class)
+
+package dev.forage.coroutines.contract
+
+import dev.forage.coroutines.engine.EngineSettings
+import dev.forage.coroutines.engine.Injector
+import dev.forage.coroutines.engine.JecCounters
+import dev.forage.coroutines.engine.Registry
+import dev.forage.coroutines.engine.Timers
+import dev.forage.coroutines.engine.WorkDeque
+import dev.forage.coroutines.engine.nanoTime
+import dev.forage.coroutines.engine.startPosixThread
+import kotlin.concurrent.atomics.AtomicInt
+import kotlin.concurrent.atomics.AtomicIntArray
+import kotlin.concurrent.atomics.AtomicLong
+import kotlin.concurrent.atomics.ExperimentalAtomicApi
+import kotlin.concurrent.atomics.incrementAndFetch
+import kotlin.concurrent.atomics.incrementAndFetchAt
+import kotlin.random.Random
+import kotlinx.coroutines.Runnable
+
+/**
+ * Checks of the native engine's parts and of the ways users break a pool, run after the contract suite by the
+ * same program (`nativeTest` is a friend of the engine's klib). Waits are on conditions, each bounded so that a
+ * broken engine fails instead of hanging.
+ */
+fun engineChecks(): List<ContractCase> = listOf(
+    ContractCase("engine: the counters word keeps its three fields apart, and the JEC wraps without a carry") {
+        val c = JecCounters()
+        repeat(3) { c.addInactiveThread() }
+        checkTrue(c.tryAddSleepingThread(c.load()), "S2's CAS on an unchanged word")
+        var w = c.load()
+        checkEquals(1, JecCounters.sleepingThreads(w), "sleeping")
+        checkEquals(3, JecCounters.inactiveThreads(w), "inactive")
+        checkEquals(2, JecCounters.awakeButIdleThreads(w), "awake but idle")
+        checkTrue(JecCounters.isJecSleepy(w), "a fresh JEC is even (sleepy)")
+        w = c.incrementJecIfSleepy()
+        checkTrue(!JecCounters.isJecSleepy(w), "a post makes it odd")
+        checkEquals(w, c.incrementJecIfSleepy(), "a second post with the JEC odd writes nothing")
+        checkTrue(JecCounters.isJecSleepy(c.incrementJecIfActive()), "S1 makes it even again")
+        val top = (0xFFFF_FFFFL shl 32) or (3L shl 16) or 1L
+        val wrapped = top + JecCounters.ONE_JEC
+        checkEquals(0L, JecCounters.jec(wrapped), "the JEC after 2^32 - 1")
+        checkEquals(3, JecCounters.inactiveThreads(wrapped), "inactive across the wrap")
+        checkEquals(1, JecCounters.sleepingThreads(wrapped), "sleeping across the wrap")
+    },
+    ContractCase("engine: timers fire in deadline order, a cancelled one never, and close hands out the rest") {
+        val timers = Timers()
+        val random = Random(42)
+        val deadlines = LongArray(500) { random.nextLong(1_000L, 1_000_000L) }
+        val fired = ArrayList<Int>()
+        val made = (0 until 500).map { i -> timers.add(deadlines[i], { fired.add(i) }, { }).first }
+        val cancelled = (0 until 500).filter { it % 3 == 0 }
+        for (i in cancelled) checkTrue(timers.cancel(made[i]), "a pending timer is cancelled")
+        checkTrue(!timers.cancel(made[0]), "a cancelled timer cannot be cancelled twice")
+        checkEquals(500 - cancelled.size, timers.count(), "cancelled timers leave the heap at once")
+        for (t in timers.takeDue(500_000L)) t.action()
+        val firedDeadlines = fired.map { deadlines[it] }
+        checkEquals(firedDeadlines.sorted(), firedDeadlines, "due timers come earliest first")
+        checkTrue(firedDeadlines.all { it <= 500_000L }, "only due timers fired")
+        checkEquals((0 until 500).count { it % 3 != 0 && deadlines[it] <= 500_000L }, fired.size, "every due timer fired")
+        val rest = timers.drain()
+        checkEquals(500 - cancelled.size - fired.size, rest.size, "close hands out every timer left")
+        checkEquals(0, timers.count(), "nothing is left after the drain")
+        checkTrue(cancelled.none { it in fired }, "no cancelled timer fired")
+    },
+    ContractCase("engine: the deque grows past its first buffer, pops newest first, and thieves take oldest first") {
+        val deque = WorkDeque()
+        val jobs = (0 until 1000).map { Runnable { } }
+        for (j in jobs) deque.push(j)
+        checkEquals(1000, deque.size(), "size after 1000 pushes")
+        checkTrue(deque.steal() === jobs[0], "a thief takes the oldest")
+        checkTrue(deque.pop() === jobs[999], "the owner takes the newest")
+        var n = 2
+        while (deque.pop() != null) n++
+        checkEquals(1000, n, "every job taken once")
+        checkTrue(deque.isEmpty() && deque.pop() == null && deque.steal() == null, "empty afterwards")
+    },
+    ContractCase("engine: the deque under one owner and two thieves takes every job exactly once") {
+        val deque = WorkDeque()
+        val n = 200_000
+        val taken = AtomicIntArray(n)
+        val ids = (0 until n).map { id -> Runnable { taken.incrementAndFetchAt(id) } }
+        val done = AtomicInt(0)
+        val stop = AtomicInt(0)
+        repeat(2) {
+            startPosixThread("check-thief") {
+                while (stop.load() == 0) {
+                    val job = deque.steal()
+                    if (job != null && job !== WorkDeque.RETRY) job.run()
+                }
+                done.incrementAndFetch()
+            }
+        }
+        for (i in 0 until n) {
+            deque.push(ids[i])
+            if (i % 3 == 0) deque.pop()?.run()
+        }
+        while (true) deque.pop()?.run() ?: break
+        val until = nanoTime() + 10_000_000_000L
+        while (!deque.isEmpty() && nanoTime() < until) { /* thieves finish their takes */ }
+        stop.store(1)
+        while (done.load() < 2 && nanoTime() < until) { /* thieves leave */ }
+        val counts = (0 until n).map { taken.loadAt(it) }
+        checkEquals(0, counts.count { it == 0 }, "jobs never taken")
+        checkEquals(0, counts.count { it > 1 }, "jobs taken twice")
+    },
+    ContractCase("engine: the injector is FIFO and, under two producers and two consumers, loses nothing") {
+        val fifo = Injector()
+        val order = (0 until 100).map { Runnable { } }
+        for (j in order) fifo.push(j)
+        checkTrue(order.all { fifo.pop() === it }, "jobs come out in the order they went in")
+        checkTrue(fifo.isEmpty() && fifo.pop() == null, "empty afterwards")
+        val queue = Injector()
+        val perProducer = 100_000
+        val ran = AtomicLong(0L)
+        val producersDone = AtomicInt(0)
+        repeat(2) {
+            startPosixThread("check-producer") {
+                repeat(perProducer) { queue.push(Runnable { ran.incrementAndFetch() }) }
+                producersDone.incrementAndFetch()
+            }
+        }
+        val consumersDone = AtomicInt(0)
+        repeat(2) {
+            startPosixThread("check-consumer") {
+                while (producersDone.load() < 2 || !queue.isEmpty()) queue.pop()?.run()
+                consumersDone.incrementAndFetch()
+            }
+        }
+        val until = nanoTime() + 30_000_000_000L
+        while (consumersDone.load() < 2 && nanoTime() < until) { /* wait */ }
+        checkEquals(2L * perProducer, ran.load(), "jobs run")
+        checkEquals(0L, queue.size(), "jobs left")
+    },
+    ContractCase("engine: a job's exception neither ends its worker nor loses the other jobs") {
+        val pool = Registry(EngineSettings("check-throws", 2))
+        try {
+            val ran = AtomicInt(0)
+            repeat(100) { i ->
+                pool.submit(Runnable {
+                    if (i % 10 == 0) throw IllegalStateException("job $i fails on purpose") else ran.incrementAndFetch()
+                })
+            }
+            awaitTrue("the good jobs ran") { ran.load() == 90 }
+            checkEquals(10L, pool.uncaughtExceptions(), "failures reported")
+            checkEquals(2, pool.liveThreads(), "workers alive after 10 failures")
+        } finally {
+            pool.close()
+        }
+    },
+    ContractCase("engine: close with work still running runs every accepted job, then ends every thread") {
+        val pool = Registry(EngineSettings("check-close", 3)) // 3 workers on 2 cores: oversubscribed
+        val ran = AtomicInt(0)
+        repeat(20_000) { pool.submit(Runnable { spinNanos(2_000L); ran.incrementAndFetch() }) }
+        pool.close()
+        checkEquals(20_000, ran.load(), "jobs run when close returned")
+        checkEquals(0, pool.liveThreads(), "threads alive when close returned")
+        checkTrue(!pool.submit(Runnable { }), "a submission after close is refused")
+    },
+    ContractCase("engine: a job that resubmits itself forever ends with close") {
+        val pool = Registry(EngineSettings("check-runaway", 2))
+        val runs = AtomicLong(0L)
+        lateinit var again: Runnable
+        again = Runnable {
+            runs.incrementAndFetch()
+            pool.submit(again) // refused once the pool is shut down
+            pool.submit(again)
+        }
+        pool.submit(again)
+        awaitTrue("the spawner ran") { runs.load() > 10_000 }
+        pool.close()
+        checkEquals(0, pool.liveThreads(), "threads alive after close")
+    },
+    ContractCase("engine: idle workers retire after the keep-alive and come back for new work") {
+        val pool = Registry(EngineSettings("check-retire", 2, keepAliveNanos = 20_000_000L))
+        try {
+            val ran = AtomicInt(0)
+            repeat(1000) { pool.submit(Runnable { ran.incrementAndFetch() }) }
+            awaitTrue("the first jobs ran") { ran.load() == 1000 }
+            awaitTrue("every worker retired") { pool.liveThreads() == 0 && pool.retiredWorkers() == 2 }
+            repeat(1000) { pool.submit(Runnable { ran.incrementAndFetch() }) }
+            awaitTrue("the jobs after the retirement ran") { ran.load() == 2000 }
+            checkTrue(pool.liveThreads() >= 1, "a worker came back")
+        } finally {
+            pool.close()
+        }
+    },
+    ContractCase("engine: 8 workers on 2 cores run 200,000 jobs from outside and inside exactly once") {
+        val pool = Registry(EngineSettings("check-oversubscribed", 8))
+        try {
+            val n = 100_000
+            val counts = AtomicIntArray(2 * n)
+            repeat(n) { i ->
+                pool.submit(Runnable {
+                    counts.incrementAndFetchAt(i)
+                    pool.submit(Runnable { counts.incrementAndFetchAt(n + i) }) // from a worker: its own deque
+                })
+            }
+            awaitTrue("every job ran") { (0 until 2 * n).all { counts.loadAt(it) >= 1 } }
+            checkEquals(0, (0 until 2 * n).count { counts.loadAt(it) != 1 }, "jobs not run exactly once")
+        } finally {
+            pool.close()
+        }
+    },
+)
+
+private fun spinNanos(nanos: Long) {
+    val until = nanoTime() + nanos
+    while (nanoTime() < until) { /* a job of a few microseconds */ }
+}
+
+/** Waits until [condition], failing after 30 s: a condition the engine never reaches fails the case. */
+private fun awaitTrue(what: String, condition: () -> Boolean) {
+    val until = nanoTime() + 30_000_000_000L
+    while (!condition()) {
+        if (nanoTime() > until) throw ContractFailure("not within 30 s: $what")
+    }
+}
