@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -19,15 +20,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The side-by-side comparison: every scenario against every subject that can run it, each measurement in a fresh
- * JVM, subjects alternating (A B C A B C ...) so that drift of the machine hits all alike. Prints a markdown
- * table with medians, min and max and the ratio to the best anchor, judges the targets, draws the charts, and
- * optionally writes it all into docs/benchmarks.md.
+ * JVM, subjects alternating (A B C A B C ...) so that drift of the machine hits all alike, on each JDK of the run
+ * (JDK 17 and JDK 25 when both are there), which alternate in the same rounds. Prints a markdown table per JDK with
+ * medians, min and max and the ratio to the best anchor, judges the targets on each JDK and across them, draws the
+ * charts, and optionally writes it all into docs/benchmarks.md.
  *
  * <pre>
  * mvn -B -ntp -q -pl benchmarks -am package -DskipTests
  * java -jar benchmarks/target/benchmarks.jar --quick
  * java -jar benchmarks/target/benchmarks.jar --write-docs           # full run, updates docs/benchmarks.md
  * java -jar benchmarks/target/benchmarks.jar --quick --scenarios fib-join,wakeup-outside
+ * java -jar benchmarks/target/benchmarks.jar --quick --jvms /usr/lib/jvm/java-17-openjdk-amd64,/opt/jdk-25
  * </pre>
  */
 public final class Compare {
@@ -103,7 +106,11 @@ public final class Compare {
             checkMarkers(docs);
         }
 
-        List<Planned> plan = plan(o);
+        Jdk.Choice jdks = Jdk.choose(o.jvms, o.budget, Jdk.current(),
+                o.jvms == null && !o.budget.isTiny()
+                        ? Jdk.findSecond(System.getenv(), Path.of("/"), Path.of(System.getProperty("user.home")))
+                        : null);
+        List<Planned> plan = plan(o, jdks.jdks());
         if (plan.isEmpty()) {
             throw new IllegalArgumentException("nothing to run: no selected subject can run the selected scenarios");
         }
@@ -115,17 +122,23 @@ public final class Compare {
         }
         String started = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
         double loadBefore = loadAverage();
-        Map<Budget, RunData> byProfile = new LinkedHashMap<>();
+        // Per profile, per JDK: each JDK's numbers are a table of their own, judged on their own.
+        Map<Budget, Map<Jdk, RunData>> byProfile = new LinkedHashMap<>();
         for (Budget b : o.profiles()) {
-            byProfile.put(b, new RunData());
+            Map<Jdk, RunData> perJdk = new LinkedHashMap<>();
+            for (Jdk j : jdks.jdks()) {
+                perJdk.put(j, new RunData());
+            }
+            byProfile.put(b, perJdk);
         }
-        RunData data = byProfile.get(o.budget); // the main profile: the charts and the exit status's first word
-        Progress progress = new Progress(err, plan.size());
+        // The main profile on the first JDK (JDK 17 in a two-JDK run): the charts.
+        RunData data = byProfile.get(o.budget).get(jdks.jdks().get(0));
+        Progress progress = new Progress(err, plan.size(), jdks.several());
         int measured = 0;
         int failed = 0;
         for (Planned p : plan) {
             progress.show(p);
-            RunData d = byProfile.get(p.budget);
+            RunData d = byProfile.get(p.budget).get(p.jdk);
             int before = d.failureCount();
             measure(o, p, logs, d, meter, policy, progress);
             measured++;
@@ -133,34 +146,40 @@ public final class Compare {
             if (measured == 3 && failed == 3) {
                 // Something is wrong with the setup (class path, JVM flags), not with one scheduler.
                 throw new IllegalStateException("the first 3 measurements all failed; the first: "
-                        + byProfile.get(plan.get(0).budget).failure(plan.get(0).scenario.id(),
+                        + byProfile.get(plan.get(0).budget).get(plan.get(0).jdk).failure(plan.get(0).scenario.id(),
                                 plan.get(0).subject.id()));
             }
         }
         progress.done();
 
-        Interference.Summary busy = Interference.summarize(byProfile.values());
+        List<RunData> all = new ArrayList<>();
+        for (Map<Jdk, RunData> perJdk : byProfile.values()) {
+            all.addAll(perJdk.values());
+        }
+        Interference.Summary busy = Interference.summarize(all);
         List<Report.Profile> profiles = new ArrayList<>();
-        for (Map.Entry<Budget, RunData> e : byProfile.entrySet()) {
-            List<Targets.Verdict> verdicts = Targets.evaluate(e.getValue(), o.scenarios, o.subjects);
-            if (busy.tooBusy()) {
-                // Past a quarter of the cells disturbed, the clean ones ran beside the same load, just under the
-                // threshold: no goal is judged, rather than report the machine's load as Forage's losses.
-                verdicts = Targets.unreliable(verdicts, "the machine was too busy (see the first line)");
+        for (Map.Entry<Budget, Map<Jdk, RunData>> e : byProfile.entrySet()) {
+            for (Map.Entry<Jdk, RunData> j : e.getValue().entrySet()) {
+                List<Targets.Verdict> verdicts = Targets.evaluate(j.getValue(), o.scenarios, o.subjects);
+                if (busy.tooBusy()) {
+                    // Past a quarter of the cells disturbed, the clean ones ran beside the same load, just under the
+                    // threshold: no goal is judged, rather than report the machine's load as Forage's losses.
+                    verdicts = Targets.unreliable(verdicts, "the machine was too busy (see the first line)");
+                }
+                profiles.add(new Report.Profile(e.getKey().name, jdks.several() ? Integer.toString(j.getKey().feature)
+                        : "", j.getValue(), verdicts));
             }
-            profiles.add(new Report.Profile(e.getKey().name, e.getValue(), verdicts));
         }
         List<String> charts = new ArrayList<>();
         drawCharts(data, o, outDir, charts, err);
-        String jvm = data.anyInfo("jvm");
         Report.Header header = new Report.Header(
                 "java -jar benchmarks/target/benchmarks.jar " + String.join(" ", args),
                 started,
-                profilesText(o),
+                profilesText(o, jdks.several()),
                 Runtime.getRuntime().availableProcessors() + " cores available, " + System.getProperty("os.name")
                         + " " + System.getProperty("os.arch") + ", load average " + Stats.format(loadBefore)
                         + " at the start and " + Stats.format(loadAverage()) + " at the end of the run",
-                (jvm == null ? "?" : jvm) + ", flags " + String.join(" ", CHILD_FLAGS)
+                jvmText(jdks, byProfile) + ", flags " + String.join(" ", CHILD_FLAGS)
                         + (o.jvmArgs.isEmpty() ? "" : " " + String.join(" ", o.jvmArgs)),
                 policy);
         String md = Report.markdown(profiles, o.scenarios, o.subjects, header, charts);
@@ -180,15 +199,44 @@ public final class Compare {
         return failed == 0 ? 0 : 1;
     }
 
-    /** The header's account of the profiles: forks, warm-up, timed operations or windows, workers. */
+    /**
+     * The header's account of the JDKs: each one's version as its measuring JVMs reported it (the child's
+     * {@code java.runtime.version}), else as the JDK gave it, and, with one JDK only, why there is no other.
+     */
+    static String jvmText(Jdk.Choice jdks, Map<Budget, Map<Jdk, RunData>> byProfile) {
+        List<String> parts = new ArrayList<>();
+        for (Jdk j : jdks.jdks()) {
+            String reported = null;
+            for (Map<Jdk, RunData> perJdk : byProfile.values()) {
+                RunData d = perJdk.get(j);
+                if (reported == null && d != null) {
+                    reported = d.anyInfo("jvm");
+                }
+            }
+            String v = reported != null ? reported : j.version != null ? j.version : "?";
+            parts.add(jdks.several() ? j.label() + " (" + v + ")" : v);
+        }
+        if (jdks.several()) {
+            return String.join(" and ", parts) + ", every row measured on each, in the same rounds";
+        }
+        return parts.get(0) + (jdks.note().isEmpty() ? "" : " (" + jdks.note() + ")");
+    }
+
+    /** As {@link #profilesText(Options, boolean)} for a run on one JDK. */
     static String profilesText(Options o) {
+        return profilesText(o, false);
+    }
+
+    /** The header's account of the profiles: forks, warm-up, timed operations or windows, workers. */
+    static String profilesText(Options o, boolean severalJdks) {
         List<String> parts = new ArrayList<>();
         for (Budget b : o.profiles()) {
             String warmup = b == Budget.SHORT
                     ? b.minWarmupIterations + " untimed operations, no wait for the compiler"
                     : "warm-up until the compiler is quiet, " + b.warmupNanos / 1_000_000_000.0 + " to "
                             + b.maxWarmupNanos / 1_000_000_000.0 + " s";
-            parts.add(b.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject), " + warmup + ", up to "
+            parts.add(b.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject"
+                    + (severalJdks ? ", JDK" : "") + "), " + warmup + ", up to "
                     + b.iterations + " timed operations or " + b.windows + " windows per JVM");
         }
         return String.join("; ", parts) + "; " + o.threads + " workers per pool (8 in the wide-pool rows)";
@@ -203,7 +251,7 @@ public final class Compare {
         return load < 0 ? Double.NaN : load;
     }
 
-    /** One (scenario, subject, fork) measurement. */
+    /** One (scenario, subject, fork) measurement on one JDK. */
     static final class Planned {
         final Scenario scenario;
         final Subject subject;
@@ -211,29 +259,44 @@ public final class Compare {
         final int forks;
         final int threads;
         final Budget budget;
+        final Jdk jdk;
+        /** Whether the run has other JDKs: the logs and the progress line then name this one. */
+        final boolean severalJdks;
 
-        Planned(Scenario scenario, Subject subject, int fork, int forks, int threads, Budget budget) {
+        Planned(Scenario scenario, Subject subject, int fork, int forks, int threads, Budget budget, Jdk jdk,
+                boolean severalJdks) {
             this.scenario = scenario;
             this.subject = subject;
             this.fork = fork;
             this.forks = forks;
             this.threads = threads;
             this.budget = budget;
+            this.jdk = jdk;
+            this.severalJdks = severalJdks;
         }
     }
 
-    /**
-     * Scenario by scenario; within one, forks in rounds, each round every profile and within it every subject
-     * once: A B C A B C, so drift of the machine hits all subjects and both profiles alike.
-     */
+    /** The plan on this runner's JDK alone. */
     static List<Planned> plan(Options o) {
+        return plan(o, List.of(Jdk.current()));
+    }
+
+    /**
+     * Scenario by scenario; within one, forks in rounds, each round every JDK, within it every profile and within
+     * that every subject once: A B C A B C, so drift of the machine hits all subjects, both profiles and both JDKs
+     * alike (a machine that slows down halfway would otherwise show as a difference between the JDKs).
+     */
+    static List<Planned> plan(Options o, List<Jdk> jdks) {
         List<Planned> plan = new ArrayList<>();
         for (Scenario sc : o.scenarios) {
             for (int f = 1; f <= o.forks(); f++) {
-                for (Budget b : o.profiles()) {
-                    for (Subject s : o.subjects) {
-                        if (s.capabilities().contains(sc.needs())) {
-                            plan.add(new Planned(sc, s, f, o.forks(), sc.threads(o.threads), b));
+                for (Jdk j : jdks) {
+                    for (Budget b : o.profiles()) {
+                        for (Subject s : o.subjects) {
+                            if (s.capabilities().contains(sc.needs())) {
+                                plan.add(new Planned(sc, s, f, o.forks(), sc.threads(o.threads), b, j,
+                                        jdks.size() > 1));
+                            }
                         }
                     }
                 }
@@ -244,7 +307,7 @@ public final class Compare {
 
     static List<String> childCommand(Options o, Planned p) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(o.jvm);
+        cmd.add(p.jdk.java);
         cmd.addAll(CHILD_FLAGS);
         cmd.addAll(List.of(Subject.sizingFlags(p.threads)));
         cmd.addAll(o.jvmArgs);
@@ -319,7 +382,7 @@ public final class Compare {
     /** Runs one measuring JVM to its end. A rerun overwrites the logs of the attempt before it. */
     private static Attempt attempt(Options o, Planned p, File logs) throws IOException, InterruptedException {
         String base = p.scenario.id() + "." + p.subject.id() + "." + p.fork
-                + (p.budget == o.budget ? "" : "." + p.budget.name);
+                + (p.budget == o.budget ? "" : "." + p.budget.name) + (p.severalJdks ? ".jdk" + p.jdk.feature : "");
         File stdout = new File(logs, base + ".out");
         File stderr = new File(logs, base + ".err");
         ProcessBuilder pb = new ProcessBuilder(childCommand(o, p))
@@ -387,7 +450,10 @@ public final class Compare {
         Files.writeString(resultsFile.toPath(), RESULTS_FILE_HEAD
                 + Report.markdown(profiles, o.scenarios, o.subjects, header, List.of()), StandardCharsets.UTF_8);
         StringBuilder md = new StringBuilder(Report.summary(profiles, o.scenarios, o.subjects, header));
-        md.append("\nThe goals of each row, judged on this run, and each fork's warm-up and pool counters: [")
+        md.append(Report.jdks(profiles).size() > 1
+                ? "\nThe goals of each row, judged on each JDK and met only when met on every one, and each fork's "
+                        + "warm-up and pool counters: ["
+                : "\nThe goals of each row, judged on this run, and each fork's warm-up and pool counters: [")
                 .append(RESULTS_FILE).append("](").append(RESULTS_FILE).append(").\n");
         for (String c : docCharts) {
             md.append("\n![").append(c).append("](").append(c).append(")\n");
@@ -450,18 +516,21 @@ public final class Compare {
         private final int total;
         private final long start = System.nanoTime();
         private final boolean terminal = System.console() != null;
+        private final boolean severalJdks;
         private int done;
 
-        Progress(PrintStream err, int total) {
+        Progress(PrintStream err, int total, boolean severalJdks) {
             this.err = err;
             this.total = total;
+            this.severalJdks = severalJdks;
         }
 
         void show(Planned p) {
             long elapsed = System.nanoTime() - start;
             String eta = done == 0 ? "?" : clock(elapsed / done * (total - done));
-            String line = String.format(Locale.ROOT, "[%3d/%d] %s elapsed, ~%s left | %s · %s · fork %d/%d",
-                    done + 1, total, clock(elapsed), eta, p.scenario.id(), p.subject.label(), p.fork, p.forks)
+            String line = String.format(Locale.ROOT, "[%3d/%d] %s elapsed, ~%s left | %s · %s%s · fork %d/%d",
+                    done + 1, total, clock(elapsed), eta, p.scenario.id(), p.subject.label(),
+                    severalJdks ? " · " + p.jdk.label() : "", p.fork, p.forks)
                     + (p.budget == Budget.SHORT ? " (short)" : "");
             if (terminal) {
                 err.print("\r" + line + "\033[K");

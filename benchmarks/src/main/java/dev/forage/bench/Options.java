@@ -18,7 +18,10 @@ final class Options {
             "  --strategies         also every other sleep strategy of Forage (Rayon pre-RFC-5, EMPER, spin, search cap)",
             "  --threads N          workers per pool (default: available processors); wide-pool scenarios use 8",
             "  --forks N            fresh JVMs per (scenario, subject), overriding the mode's",
-            "  --jvm PATH           the java executable for the measuring JVMs (default: this JVM's)",
+            "  --jvms A,B           measure on each of these JDKs (java executables or JDK homes), in the same rounds;",
+            "                       default: this JVM's JDK and a JDK 25 when one is found (FORAGE_JDK25, a JDK home,",
+            "                       or the usual install folders)",
+            "  --jvm PATH           measure on this one java executable or JDK home only",
             "  --jvm-args \"...\"     extra flags for the measuring JVMs",
             "  --max-interference P a run during which other processes used more than P % of one core (default 10)",
             "                       is measured again; if still above, its cell is marked ~ and no goal reads it",
@@ -37,7 +40,8 @@ final class Options {
     List<Subject> subjects = new ArrayList<>(Subjects.DEFAULT);
     int threads = Runtime.getRuntime().availableProcessors();
     int forks = -1;
-    String jvm = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+    /** The JDKs given on the command line (java executables or homes); null: found as {@link Jdk#choose} says. */
+    List<String> jvms;
     List<String> jvmArgs = new ArrayList<>();
     /** Others' CPU above which a run is disturbed, in cores (Interference). */
     double maxInterferenceCores = Interference.DEFAULT_MAX_CORES;
@@ -92,8 +96,20 @@ final class Options {
                     o.forks = positive(value(args, ++i, a), a);
                     break;
                 case "--jvm":
-                    o.jvm = value(args, ++i, a);
+                    o.jvms = List.of(value(args, ++i, a));
                     break;
+                case "--jvms": {
+                    o.jvms = new ArrayList<>();
+                    for (String p : value(args, ++i, a).split(",")) {
+                        if (!p.isBlank()) {
+                            o.jvms.add(p.trim());
+                        }
+                    }
+                    if (o.jvms.isEmpty()) {
+                        throw new IllegalArgumentException(a + " needs at least one java executable or JDK home");
+                    }
+                    break;
+                }
                 case "--jvm-args":
                     o.jvmArgs.addAll(Arrays.asList(value(args, ++i, a).trim().split("\\s+")));
                     break;

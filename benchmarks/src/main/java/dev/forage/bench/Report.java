@@ -37,17 +37,51 @@ public final class Report {
         }
     }
 
-    /** One profile's results (full, quick or short) and its verdicts. */
+    /** One profile's results (full, quick or short) on one JDK, and its verdicts. */
     public static final class Profile {
         final String name;
+        /** The JDK's feature version (17, 25) in a run on several JDKs; empty in a run on one. */
+        final String jdk;
         final RunData data;
         final List<Targets.Verdict> verdicts;
 
         public Profile(String name, RunData data, List<Targets.Verdict> verdicts) {
+            this(name, "", data, verdicts);
+        }
+
+        public Profile(String name, String jdk, RunData data, List<Targets.Verdict> verdicts) {
             this.name = name;
+            this.jdk = jdk;
             this.data = data;
             this.verdicts = verdicts;
         }
+    }
+
+    /** The JDKs of a run's profiles, in order of first appearance (one empty name in a run on one JDK). */
+    static List<String> jdks(List<Profile> profiles) {
+        List<String> out = new ArrayList<>();
+        for (Profile p : profiles) {
+            if (!out.contains(p.jdk)) {
+                out.add(p.jdk);
+            }
+        }
+        return out;
+    }
+
+    /** The profiles measured on one JDK. */
+    private static List<Profile> onJdk(List<Profile> profiles, String jdk) {
+        List<Profile> out = new ArrayList<>();
+        for (Profile p : profiles) {
+            if (p.jdk.equals(jdk)) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** The heading above a JDK's results table; the record's reader (DocNumbersTest) finds the tables by it. */
+    public static String jdkHeading(String jdk) {
+        return "**JDK " + jdk + "**";
     }
 
     /** A run of one profile. */
@@ -70,19 +104,27 @@ public final class Report {
         }
         if (anyVerdict) {
             sb.append("\n**Against the anchors**\n\n");
+            boolean severalJdks = jdks(profiles).size() > 1;
             sb.append("Forage's goals against ForkJoinPool, commonPool, Dispatchers.Default and the fixed pool, judged "
                     + "on the medians of this run. Each row: Forage's median, the reference's, their ratio (lower is "
                     + "better), the ratio of Forage's slowest fork (its highest per-fork median against the "
                     + "reference's median) and the limit the ratio must stay within; the best anchor is whichever of "
                     + "those pools did best in that row. PASS: Forage met the goal in this run; MISS: it did not; "
                     + "n/a: this run cannot tell; unreliable: other processes took CPU from a run the goal reads "
-                    + "(~ in the table), so this run cannot tell either.\n\n");
+                    + "(~ in the table), so this run cannot tell either.");
+            if (severalJdks) {
+                sb.append(" Each JDK's goal is judged on its own table, in the columns headed by the JDK (ratio: "
+                        + "Forage's slowest fork's in brackets). A goal is met only when it is met on every JDK (met "
+                        + "on both); met on 17 only: it missed on the other; a JDK whose verdict is n/a or unreliable "
+                        + "is named with it.");
+            }
+            sb.append("\n\n");
             sb.append(targetsTable(profiles));
         }
         for (Profile p : profiles) {
             String details = details(p.data, scenarios, subjects);
             if (!details.isEmpty()) {
-                sb.append("\n**Run details").append(label(profiles, p, " (", " profile)")).append("**\n\n")
+                sb.append("\n**Run details").append(label(profiles, p, " (", " profile)", ")")).append("**\n\n")
                         .append(details);
             }
         }
@@ -97,7 +139,7 @@ public final class Report {
         for (Profile p : profiles) {
             RunData data = p.data;
             if (data.failureCount() > 0) {
-                sb.append("\n**Failed runs").append(label(profiles, p, " (", " profile)")).append("**\n\n");
+                sb.append("\n**Failed runs").append(label(profiles, p, " (", " profile)", ")")).append("**\n\n");
                 for (Scenario sc : scenarios) {
                     for (Subject s : subjects) {
                         String why = data.failure(sc.id(), s.id());
@@ -152,11 +194,25 @@ public final class Report {
                     .append(" during one of the cell's runs, measured ").append(policy.reruns() + 1)
                     .append(" times at most: its numbers are not the subject's alone, and no goal is judged on it.");
         }
-        if (profiles.size() > 1) {
+        List<String> jdks = jdks(profiles);
+        if (profiles.size() > jdks.size()) {
             sb.append(" Each row is measured in every profile of the header, in the same rounds of fresh JVMs.");
         }
+        if (jdks.size() > 1) {
+            // One table per JDK: a reader picks a scheduler on the JDK they run, and reads that table alone.
+            sb.append(" One table per JDK, measured in the same rounds (each round runs every subject on every JDK); "
+                    + "the best anchor and × are those of the same JDK's row.");
+        }
         sb.append("\n\n");
-        sb.append(resultsTable(profiles, scenarios, subjects));
+        if (jdks.size() > 1) {
+            for (String jdk : jdks) {
+                sb.append(jdkHeading(jdk)).append("\n\n").append(resultsTable(onJdk(profiles, jdk), scenarios, subjects))
+                        .append('\n');
+            }
+            sb.setLength(sb.length() - 1);
+        } else {
+            sb.append(resultsTable(profiles, scenarios, subjects));
+        }
         return sb.toString();
     }
 
@@ -205,7 +261,7 @@ public final class Report {
                     }
                 }
                 if (!parts.isEmpty()) {
-                    sb.append("- ").append(sc.id()).append(label(profiles, p, " (", ")")).append(": ")
+                    sb.append("- ").append(sc.id()).append(label(profiles, p, " (", ")", ")")).append(": ")
                             .append(String.join("; ", parts)).append('\n');
                 }
             }
@@ -213,9 +269,24 @@ public final class Report {
         return sb.toString();
     }
 
-    /** The profile's name between {@code before} and {@code after} when the run has several, else nothing. */
-    private static String label(List<Profile> profiles, Profile p, String before, String after) {
-        return profiles.size() > 1 ? before + p.name + after : "";
+    /**
+     * What tells the profile apart from the run's others: its name between {@code before} and {@code afterName}
+     * when the run has several profiles, its JDK when it has several JDKs (then closed by {@code afterJdk}), else
+     * nothing.
+     */
+    private static String label(List<Profile> profiles, Profile p, String before, String afterName, String afterJdk) {
+        boolean severalNames = false;
+        for (Profile q : profiles) {
+            severalNames |= !q.name.equals(p.name);
+        }
+        boolean severalJdks = jdks(profiles).size() > 1;
+        if (severalNames && severalJdks) {
+            return before + p.name + afterName.replace(")", "") + ", JDK " + p.jdk + afterJdk;
+        }
+        if (severalNames) {
+            return before + p.name + afterName;
+        }
+        return severalJdks ? before + "JDK " + p.jdk + afterJdk : "";
     }
 
     /** The results table of a run of one profile. */
@@ -279,6 +350,9 @@ public final class Report {
     }
 
     static String targetsTable(List<Profile> profiles) {
+        if (jdks(profiles).size() > 1) {
+            return acrossJdksTable(profiles);
+        }
         boolean several = profiles.size() > 1;
         StringBuilder sb = new StringBuilder(several ? "| goal | profile |" : "| goal |")
                 .append(" Forage | reference | ratio | slowest fork | limit | result |\n");
@@ -298,6 +372,74 @@ public final class Report {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The goals of a run on several JDKs: per goal (and profile), each JDK's Forage, reference, ratio and verdict
+     * side by side, then the verdict across them, met only when met on every JDK.
+     */
+    static String acrossJdksTable(List<Profile> profiles) {
+        List<String> jdks = jdks(profiles);
+        List<String> names = new ArrayList<>();
+        for (Profile p : profiles) {
+            if (!names.contains(p.name)) {
+                names.add(p.name);
+            }
+        }
+        boolean severalNames = names.size() > 1;
+        StringBuilder sb = new StringBuilder(severalNames ? "| goal | profile | limit |" : "| goal | limit |");
+        StringBuilder rule = new StringBuilder(severalNames ? "| --- | --- | --- |" : "| --- | --- |");
+        for (String j : jdks) {
+            sb.append(" JDK ").append(j).append(": Forage | reference | ratio | result |");
+            rule.append(" --- | --- | --- | --- |");
+        }
+        sb.append(jdks.size() == 2 ? " on both |" : " on all |").append('\n').append(rule).append(" --- |\n");
+        for (String name : names) {
+            List<Profile> row = new ArrayList<>();
+            for (String j : jdks) {
+                for (Profile p : profiles) {
+                    if (p.name.equals(name) && p.jdk.equals(j)) {
+                        row.add(p);
+                    }
+                }
+            }
+            if (row.size() != jdks.size()) {
+                throw new IllegalArgumentException("profile " + name + " lacks a JDK: " + row.size() + " of " + jdks.size());
+            }
+            int goals = row.get(0).verdicts.size();
+            for (int i = 0; i < goals; i++) {
+                List<Targets.Verdict> vs = new ArrayList<>();
+                for (Profile p : row) {
+                    vs.add(p.verdicts.get(i));
+                }
+                Targets.Across a = Targets.across(jdks, vs);
+                Targets.Verdict first = vs.get(0);
+                sb.append("| ").append(first.target).append(" | ");
+                if (severalNames) {
+                    sb.append(name).append(" | ");
+                }
+                // An n/a verdict carries no limit: the first JDK's verdict that has one gives it (the same on each).
+                String limit = "";
+                for (Targets.Verdict v : vs) {
+                    limit = limit.isEmpty() ? v.limit : limit;
+                }
+                sb.append(limit).append(" |");
+                for (Targets.Verdict v : vs) {
+                    String ratio = Double.isNaN(v.ratio) ? "" : Stats.format(v.ratio)
+                            + (Double.isNaN(v.slowestForkRatio) ? "" : " (" + Stats.format(v.slowestForkRatio) + ")");
+                    sb.append(' ').append(v.forage).append(" | ").append(v.reference).append(" | ").append(ratio)
+                            .append(" | ").append(result(v)).append(" |");
+                }
+                boolean decided = vs.stream().allMatch(v -> v.verdict.equals("PASS") || v.verdict.equals("MISS"));
+                sb.append(' ').append(decided ? "**" + a.text + "**" : a.text).append(" |\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String result(Targets.Verdict v) {
+        return v.verdict.equals("n/a") || v.verdict.equals(Targets.UNRELIABLE) ? v.verdict + ": " + v.note
+                : "**" + v.verdict + "**";
     }
 
     /**

@@ -199,6 +199,78 @@ public final class Targets {
         return unreliable(v, "other processes took CPU from " + String.join(", ", disturbed) + " (~ in the table)");
     }
 
+    /**
+     * One goal judged on every JDK of a run. A user runs one JDK, so a goal Forage meets on one and misses on the
+     * other is not met: {@link #met} only when every JDK's verdict is PASS.
+     */
+    public static final class Across {
+        /** The JDKs' names (17, 25), in the order of {@link #verdicts}. */
+        public final List<String> jdks;
+        public final List<Verdict> verdicts;
+        public final boolean met;
+        /** As the report prints it: met on both, met on 17 only, missed on both, met on 17, unreliable on 25, .... */
+        public final String text;
+
+        Across(List<String> jdks, List<Verdict> verdicts, boolean met, String text) {
+            this.jdks = jdks;
+            this.verdicts = verdicts;
+            this.met = met;
+            this.text = text;
+        }
+    }
+
+    /** The goal of the same row judged on each JDK ({@code verdicts.get(i)} on {@code jdks.get(i)}), taken together. */
+    public static Across across(List<String> jdks, List<Verdict> verdicts) {
+        if (jdks.size() != verdicts.size() || jdks.isEmpty()) {
+            throw new IllegalArgumentException(jdks.size() + " JDKs for " + verdicts.size() + " verdicts");
+        }
+        String target = verdicts.get(0).target;
+        for (Verdict v : verdicts) {
+            if (!v.target.equals(target)) {
+                // The lists come from one scenario list and one subject list per JDK; a mismatch is a bug.
+                throw new IllegalArgumentException("verdicts of different goals: " + target + " and " + v.target);
+            }
+        }
+        boolean met = true;
+        boolean decided = true; // every JDK's verdict is PASS or MISS
+        List<String> passed = new ArrayList<>();
+        java.util.Map<String, List<String>> byWord = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < verdicts.size(); i++) {
+            String v = verdicts.get(i).verdict;
+            met &= v.equals("PASS");
+            decided &= v.equals("PASS") || v.equals("MISS");
+            if (v.equals("PASS")) {
+                passed.add(jdks.get(i));
+            }
+            byWord.computeIfAbsent(word(v), w -> new ArrayList<>()).add(jdks.get(i));
+        }
+        String all = jdks.size() == 2 ? "both" : "all " + jdks.size();
+        String text;
+        if (byWord.size() == 1) {
+            text = byWord.keySet().iterator().next() + " on " + all;
+        } else if (decided) {
+            text = "met on " + String.join(" and ", passed) + " only";
+        } else {
+            List<String> parts = new ArrayList<>();
+            for (java.util.Map.Entry<String, List<String>> e : byWord.entrySet()) {
+                parts.add(e.getKey() + " on " + String.join(" and ", e.getValue()));
+            }
+            text = String.join(", ", parts);
+        }
+        return new Across(List.copyOf(jdks), List.copyOf(verdicts), met, text);
+    }
+
+    private static String word(String verdict) {
+        switch (verdict) {
+            case "PASS":
+                return "met";
+            case "MISS":
+                return "missed";
+            default:
+                return verdict; // n/a, unreliable
+        }
+    }
+
     /** Every PASS and MISS among the verdicts as {@link #UNRELIABLE}, with the reason; n/a stays. */
     public static List<Verdict> unreliable(List<Verdict> verdicts, String note) {
         List<Verdict> out = new ArrayList<>();

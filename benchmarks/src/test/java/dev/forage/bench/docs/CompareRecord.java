@@ -13,8 +13,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The results table of the comparison runner's record (docs/results/compare.md, written by {@code --write-docs}),
- * read back cell by cell, as printed: the numbers the docs quote are these strings.
+ * The results tables of the comparison runner's record (docs/results/compare.md, written by {@code --write-docs}),
+ * read back cell by cell, as printed: the numbers the docs quote are these strings. A run on several JDKs writes
+ * one table per JDK, each under its heading ({@code **JDK 25**}); a quote names the JDK after its profile
+ * ({@code full@25}), and a profile without one reads the record's first table (JDK 17 in a two-JDK run, the only
+ * table in a run on one JDK).
  */
 final class CompareRecord {
     /** One printed cell: the median, the spread across forks, the ratio to the row's best anchor. */
@@ -36,8 +39,12 @@ final class CompareRecord {
     private static final Pattern CELL = Pattern.compile(
             "\\**([0-9.]+)\\** \\(([0-9.]+)–([0-9.]+)\\)(?: ×([0-9.]+))?");
 
+    private static final Pattern JDK_HEADING = Pattern.compile("^\\*\\*JDK ([0-9]+)\\*\\*$");
+
     private final Map<String, Cell> cells = new HashMap<>();
     private final String header;
+    /** The JDK of the first table ("" when it has no heading): what a quote without @JDK reads. */
+    private String firstJdk;
 
     private CompareRecord(String header) {
         this.header = header;
@@ -47,12 +54,23 @@ final class CompareRecord {
         return scenario + ' ' + profile + ' ' + metric + ' ' + subject;
     }
 
+    /** A quote's profile with its JDK: {@code full@25}, or {@code full} for the first table's. */
+    private String qualified(String profile) {
+        return profile.contains("@") || firstJdk.isEmpty() ? profile : profile + "@" + firstJdk;
+    }
+
     static CompareRecord parse(String markdown) {
         String[] lines = markdown.split("\n");
         List<Subject> columns = null;
         StringBuilder header = new StringBuilder();
         CompareRecord record = null;
+        String jdk = "";
         for (String line : lines) {
+            Matcher heading = JDK_HEADING.matcher(line.trim());
+            if (heading.matches()) {
+                jdk = heading.group(1);
+                continue;
+            }
             if (line.startsWith("Command: ") || line.startsWith("Date: ") || line.startsWith("Machine: ")) {
                 header.append(line.trim()).append('\n');
             }
@@ -62,12 +80,15 @@ final class CompareRecord {
                 for (int i = 3; i < h.length; i++) {
                     columns.add(subjectByLabel(h[i]));
                 }
-                record = new CompareRecord(header.toString());
+                if (record == null) {
+                    record = new CompareRecord(header.toString());
+                    record.firstJdk = jdk;
+                }
                 continue;
             }
             if (columns == null || !line.startsWith("| ") || line.startsWith("| ---")) {
                 if (columns != null && !line.startsWith("|")) {
-                    break; // the first table ends; the goals table follows
+                    columns = null; // the table ends; another JDK's may follow, then the goals table
                 }
                 continue;
             }
@@ -77,7 +98,7 @@ final class CompareRecord {
             for (int i = 0; i < columns.size(); i++) {
                 Matcher x = CELL.matcher(c[3 + i]);
                 if (x.matches()) {
-                    record.cells.put(key(sc.id(), c[1], m.id(), columns.get(i).id()),
+                    record.cells.put(key(sc.id(), jdk.isEmpty() ? c[1] : c[1] + "@" + jdk, m.id(), columns.get(i).id()),
                             new Cell(x.group(1), x.group(2), x.group(3), x.group(4)));
                 }
             }
@@ -94,11 +115,11 @@ final class CompareRecord {
     }
 
     Cell cell(String scenario, String profile, String metric, String subject) {
-        Cell c = cells.get(key(scenario, profile, metric, subject));
+        Cell c = cells.get(key(scenario, qualified(profile), metric, subject));
         if (c == null) {
             throw new IllegalArgumentException("the record has no cell for " + key(scenario, profile, metric, subject)
-                    + " (scenario and subject ids as in `--list`, profile full or short, metric ids as in the "
-                    + "scenario classes: time, cpu, p50, p99)");
+                    + " (scenario and subject ids as in `--list`, profile full or short, with @JDK for another JDK's "
+                    + "table than the first (full@25), metric ids as in the scenario classes: time, cpu, p50, p99)");
         }
         return c;
     }

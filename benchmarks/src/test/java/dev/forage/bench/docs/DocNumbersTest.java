@@ -121,4 +121,34 @@ class DocNumbersTest {
         assertEquals("0.563", r.value("fib-join", "full", "time", "forage-jec", "ratio"));
         assertEquals("0.563", r.value("fib-join", "full", "time", "forage-jec", "/forkjoin"));
     }
+
+    /**
+     * A run on two JDKs writes a table per JDK: a quote without @JDK reads the first (JDK 17's), as the quotes of
+     * a one-JDK record did, and {@code full@25} reads JDK 25's.
+     */
+    @Test
+    void aTwoJdkRecordReadsTheFirstJdksTableByDefaultAndAnotherByItsName() {
+        List<dev.forage.bench.Subject> subjects = List.of(dev.forage.bench.Subjects.byId("forage-jec"),
+                dev.forage.bench.Subjects.byId("forkjoin"));
+        List<dev.forage.bench.Scenario> scenarios = List.of(dev.forage.bench.scenario.Scenarios.byId("fib-join"));
+        List<dev.forage.bench.Report.Profile> profiles = new ArrayList<>();
+        for (String jdk : List.of("17", "25")) {
+            for (String profile : List.of("full", "short")) {
+                dev.forage.bench.RunData data = new dev.forage.bench.RunData();
+                double forage = jdk.equals("17") ? 2.0 : 3.0;
+                data.add(dev.forage.bench.ResultLine.result("fib-join", "forage-jec", 2, "time", List.of(forage)));
+                data.add(dev.forage.bench.ResultLine.result("fib-join", "forkjoin", 2, "time", List.of(4.0)));
+                profiles.add(new dev.forage.bench.Report.Profile(profile, jdk, data,
+                        dev.forage.bench.Targets.evaluate(data, scenarios, subjects)));
+            }
+        }
+        String md = dev.forage.bench.Report.markdown(profiles, scenarios, subjects,
+                new dev.forage.bench.Report.Header("cmd", "date", "budget", "machine", "jvm"), List.of());
+        CompareRecord r = CompareRecord.parse(md);
+        assertEquals("2.00", r.value("fib-join", "full", "time", "forage-jec", "median"));
+        assertEquals("0.500", r.value("fib-join", "short", "time", "forage-jec", "ratio"));
+        assertEquals("3.00", r.value("fib-join", "full@25", "time", "forage-jec", "median"));
+        assertEquals("0.750", r.value("fib-join", "short@25", "time", "forage-jec", "/forkjoin"));
+        assertEquals("2.00", r.value("fib-join", "full@17", "time", "forage-jec", "median"));
+    }
 }
