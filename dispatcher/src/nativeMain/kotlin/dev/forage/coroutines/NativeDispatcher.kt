@@ -100,30 +100,17 @@ private fun millisToNanos(ms: Long): Long = when {
     else -> ms * 1_000_000L
 }
 
-/** A dispatcher with the parallelism of the whole pool and a name of its own, as on the JVM. */
-private class NamedView(private val dispatcher: ForageDispatcher, private val name: String) : CoroutineDispatcher() {
-    override fun dispatch(context: CoroutineContext, block: Runnable) = dispatcher.dispatch(context, block)
-
-    override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher =
-        dispatcher.limitedParallelism(parallelism, name)
-
-    override fun toString(): String = name
-}
-
-internal const val MAX_THREADS = 65535
-
 public actual class ForageDispatcherBuilder internal constructor() {
     /** Worker threads, from 1 to 65535; default: the available processors. */
     public actual var threads: Int = ForagePool.availableProcessors()
         set(value) {
-            require(value in 1..MAX_THREADS) { "threads must be between 1 and $MAX_THREADS, was $value" }
+            checkThreads(value)
             field = value
         }
 
     public actual var name: String? = null
         set(value) {
-            requireNotNull(value) { "name must not be null; leave it unset for the default forage-K" }
-            require(value.isNotBlank()) { "name must not be blank" }
+            checkName(value)
             field = value
         }
 }

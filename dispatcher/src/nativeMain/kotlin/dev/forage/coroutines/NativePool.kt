@@ -41,12 +41,7 @@ public actual class ForagePool internal constructor(
      * on one of this pool's own workers, it cannot wait for itself and returns at once). Idempotent.
      */
     public actual override fun close() {
-        if (!closeable) {
-            throw UnsupportedOperationException(
-                "Dispatchers.Forage runs on the shared pool ${name()}, which lives as long as the program and " +
-                    "cannot be closed; use forageDispatcher { ... } for a dispatcher you can close",
-            )
-        }
+        if (!closeable) throw sharedPoolCannotClose(name())
         registry.close()
     }
 

@@ -9,14 +9,7 @@ import dev.forage.coroutines.engine.Worker
 import dev.forage.coroutines.engine.currentWorker
 import kotlin.concurrent.atomics.AtomicBoolean
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
-import kotlinx.coroutines.CancellationException
-import kotlinx.coroutines.CompletableDeferred
-import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.Runnable
-import kotlinx.coroutines.cancel
-import kotlinx.coroutines.currentCoroutineContext
-import kotlinx.coroutines.ensureActive
-import kotlinx.coroutines.withContext
 
 /**
  * Runs [a] and [b] in parallel on the pool (Rayon's `join` on one of its workers: `b` is pushed for thieves and
@@ -34,9 +27,9 @@ public actual suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): P
         if (fa != null && fb != null && fa !== fb) fa.addSuppressed(fb)
         fa ?: fb
     }
-    awaitOneJob(this, failure, onCancel = {}) { worker, cancelled ->
+    awaitPoolJob(name(), ::execute, ::rejection, failure, onCancel = {}) { cancelled ->
         registry.join(
-            worker,
+            currentWorker()!!, // the job runs on one of this pool's workers
             { if (!cancelled()) try { resultA = a() } catch (t: Throwable) { failureA = t } },
             { if (!cancelled()) try { resultB = b() } catch (t: Throwable) { failureB = t } },
         )
@@ -53,7 +46,8 @@ public actual suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): P
 public actual suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     var scope: Scope? = null
     var result: T? = null
-    awaitOneJob(this, { scope?.failure() }, onCancel = { scope?.cancel() }) { worker, cancelled ->
+    awaitPoolJob(name(), ::execute, ::rejection, { scope?.failure() }, onCancel = { scope?.cancel() }) { cancelled ->
+        val worker = currentWorker()!! // the job runs on one of this pool's workers
         val s = Scope(registry, worker)
         scope = s
         if (cancelled()) s.cancel()
@@ -65,47 +59,6 @@ public actual suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
 
 public actual fun Scope.spawn(task: (Scope) -> Unit) {
     spawn(Runnable { task(this) })
-}
-
-/**
- * Runs [job] as one job on [pool]'s worker (with that worker, and whether the caller was cancelled meanwhile),
- * suspends until it ended, then rethrows [failure] or the caller's cancellation. A closed pool cancels the caller.
- */
-private suspend fun awaitOneJob(
-    pool: ForagePool,
-    failure: () -> Throwable?,
-    onCancel: () -> Unit,
-    job: (worker: Worker, cancelled: () -> Boolean) -> Unit,
-) {
-    val cancelled = AtomicBoolean(false)
-    val done = CompletableDeferred<Unit>()
-    val accepted = pool.execute(Runnable {
-        try {
-            job(currentWorker()!!) { cancelled.load() }
-        } finally {
-            done.complete(Unit)
-        }
-    })
-    if (!accepted) {
-        val cause = CancellationException(
-            "pool ${pool.name()} is shut down and accepts no new jobs: the coroutine that waited for its jobs " +
-                "was cancelled",
-            pool.rejection(),
-        )
-        currentCoroutineContext().cancel(cause)
-        throw cause
-    }
-    try {
-        done.await()
-    } catch (e: CancellationException) {
-        cancelled.store(true)
-        onCancel()
-        withContext(NonCancellable) { done.await() }
-        failure()?.let { throw it }
-        throw e
-    }
-    failure()?.let { throw it }
-    currentCoroutineContext().ensureActive()
 }
 
 /**

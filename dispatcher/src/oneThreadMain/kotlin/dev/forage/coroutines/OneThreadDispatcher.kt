@@ -104,31 +104,17 @@ public actual class ForageDispatcher internal constructor(
     override fun toString(): String = displayName ?: "ForageDispatcher[${pool.name()}]"
 }
 
-/** `limitedParallelism(n, name)` of a one-thread dispatcher: the same dispatcher, named. */
-private class NamedView(private val dispatcher: ForageDispatcher, private val name: String) : CoroutineDispatcher() {
-    override fun dispatch(context: CoroutineContext, block: Runnable) = dispatcher.dispatch(context, block)
-
-    override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher =
-        dispatcher.limitedParallelism(parallelism, name)
-
-    override fun toString(): String = name
-}
-
-/** The most threads a pool may be given on any platform (the JVM engine's limit), so common code fails alike. */
-private const val MAX_THREADS = 65535
-
 public actual class ForageDispatcherBuilder internal constructor() {
     /** Accepted from 1 to 65535, as on the JVM; the pool still has the event loop's one thread. Default 1. */
     public actual var threads: Int = 1
         set(value) {
-            require(value in 1..MAX_THREADS) { "threads must be between 1 and $MAX_THREADS, was $value" }
+            checkThreads(value)
             field = value
         }
 
     public actual var name: String? = null
         set(value) {
-            requireNotNull(value) { "name must not be null; leave it unset for the default forage-K" }
-            require(value.isNotBlank()) { "name must not be blank" }
+            checkName(value)
             field = value
         }
 }

@@ -37,12 +37,7 @@ public actual class ForagePool internal constructor(
 
     /** Takes no new work; jobs already queued still run on the event loop, which cannot be waited for. */
     public actual override fun close() {
-        if (!closeable) {
-            throw UnsupportedOperationException(
-                "Dispatchers.Forage runs on the shared pool $name, which lives as long as the program and cannot " +
-                    "be closed; use forageDispatcher { ... } for a dispatcher you can close",
-            )
-        }
+        if (!closeable) throw sharedPoolCannotClose(name)
         shutdown.store(true)
     }
 

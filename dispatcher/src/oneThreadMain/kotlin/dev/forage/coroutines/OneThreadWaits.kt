@@ -2,14 +2,7 @@ package dev.forage.coroutines
 
 import kotlin.concurrent.atomics.AtomicBoolean
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
-import kotlinx.coroutines.CancellationException
-import kotlinx.coroutines.CompletableDeferred
-import kotlinx.coroutines.NonCancellable
 import kotlinx.coroutines.Runnable
-import kotlinx.coroutines.cancel
-import kotlinx.coroutines.currentCoroutineContext
-import kotlinx.coroutines.ensureActive
-import kotlinx.coroutines.withContext
 
 public actual suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): Pair<A, B> {
     var resultA: A? = null
@@ -22,7 +15,7 @@ public actual suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): P
         if (fa != null && fb != null && fa !== fb) fa.addSuppressed(fb)
         fa ?: fb
     }
-    awaitOneJob(this, failure, onCancel = {}) { cancelled ->
+    awaitPoolJob(name(), ::execute, ::rejection, failure, onCancel = {}) { cancelled ->
         if (!cancelled()) {
             try { resultA = a() } catch (t: Throwable) { failureA = t }
         }
@@ -37,7 +30,7 @@ public actual suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): P
 public actual suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
     val scope = Scope()
     var result: T? = null
-    awaitOneJob(this, scope::failure, onCancel = scope::cancel) { _ ->
+    awaitPoolJob(name(), ::execute, ::rejection, scope::failure, onCancel = scope::cancel) { _ ->
         result = scope.runBodyThenJobs(body)
     }
     @Suppress("UNCHECKED_CAST")
@@ -46,50 +39,6 @@ public actual suspend fun <T> ForagePool.awaitScope(body: (Scope) -> T): T {
 
 public actual fun Scope.spawn(task: (Scope) -> Unit) {
     spawn(Runnable { task(this) })
-}
-
-/**
- * Runs [job] as one job on [pool] and suspends until it ended. If the caller is cancelled first, [onCancel] runs,
- * the job sees `cancelled()` true, and the call still waits for the job, then throws the job's [failure] if there
- * is one, else the cancellation (a failure wins, as in `withContext`). After the pool is shut down nothing runs
- * and the caller is cancelled, as on the JVM. Otherwise throws [failure] if there is one.
- */
-@OptIn(ExperimentalAtomicApi::class)
-private suspend fun awaitOneJob(
-    pool: ForagePool,
-    failure: () -> Throwable?,
-    onCancel: () -> Unit,
-    job: (cancelled: () -> Boolean) -> Unit,
-) {
-    val cancelled = AtomicBoolean(false)
-    val done = CompletableDeferred<Unit>()
-    val accepted = pool.execute(Runnable {
-        try {
-            job { cancelled.load() }
-        } finally {
-            done.complete(Unit)
-        }
-    })
-    if (!accepted) {
-        val cause = CancellationException(
-            "pool ${pool.name()} is shut down and accepts no new jobs: the coroutine that waited for its jobs " +
-                "was cancelled",
-            pool.rejection(),
-        )
-        currentCoroutineContext().cancel(cause)
-        throw cause
-    }
-    try {
-        done.await()
-    } catch (e: CancellationException) {
-        cancelled.store(true)
-        onCancel()
-        withContext(NonCancellable) { done.await() }
-        failure()?.let { throw it }
-        throw e
-    }
-    failure()?.let { throw it }
-    currentCoroutineContext().ensureActive()
 }
 
 /** One awaitScope's jobs on one thread: the body, then every spawned job in the order spawned. */
