@@ -2,10 +2,8 @@
 
 package dev.forage.coroutines.engine
 
-import kotlin.concurrent.atomics.AtomicLong
 import kotlin.concurrent.atomics.AtomicReference
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
-import kotlin.concurrent.atomics.incrementAndFetch
 import kotlinx.coroutines.Runnable
 
 /**
@@ -16,14 +14,18 @@ import kotlinx.coroutines.Runnable
  * job, which the native benchmarks' outside-submission row measures.
  */
 internal class Injector {
+    /**
+     * [seq] numbers the nodes in queue order (the sentinel 0): the tail's is the count of jobs ever pushed and the
+     * head's the count popped, so the statistics need no counters of their own, which every push and pop would
+     * otherwise update on one more shared cache line.
+     */
     private class Node(@kotlin.concurrent.Volatile var job: Runnable?) {
         val next = AtomicReference<Node?>(null)
+        var seq = 0L // written before the node is linked, read after: the link's CAS publishes it
     }
 
     private val head = AtomicReference(Node(null)) // the sentinel: its job was taken (or never existed)
     private val tail = AtomicReference(head.load())
-    private val pushes = AtomicLong(0L)
-    private val pops = AtomicLong(0L)
 
     /** Appends [job]; returns whether the queue looked empty before it (the JEC's `queueWasEmpty` hint). */
     fun push(job: Runnable): Boolean {
@@ -35,9 +37,9 @@ internal class Injector {
                 tail.compareAndSet(last, next) // help a push that linked but has not swung the tail
                 continue
             }
+            node.seq = last.seq + 1
             if (last.next.compareAndSet(null, node)) {
                 tail.compareAndSet(last, node)
-                pushes.incrementAndFetch()
                 return last === head.load()
             }
         }
@@ -51,7 +53,6 @@ internal class Injector {
             if (head.compareAndSet(first, next)) {
                 val job = next.job
                 next.job = null // the node is the new sentinel; let the job be collected
-                pops.incrementAndFetch()
                 return job
             }
         }
@@ -59,8 +60,18 @@ internal class Injector {
 
     fun isEmpty(): Boolean = head.load().next.load() == null
 
-    /** Jobs pushed and not yet popped (a snapshot from two counters). */
-    fun size(): Long = (pushes.load() - pops.load()).coerceAtLeast(0L)
+    /** Jobs pushed and not yet popped (a snapshot: the head's number, then the newest linked node's). */
+    fun size(): Long {
+        val popped = head.load().seq
+        var last = tail.load()
+        while (true) last = last.next.load() ?: break // the tail may lag one push behind its link
+        return (last.seq - popped).coerceAtLeast(0L)
+    }
 
-    fun pushed(): Long = pushes.load()
+    /** Jobs ever pushed. */
+    fun pushed(): Long {
+        var last = tail.load()
+        while (true) last = last.next.load() ?: break
+        return last.seq
+    }
 }
