@@ -80,16 +80,15 @@ internal class Registry(val settings: EngineSettings) {
         inFlight.incrementAndFetch()
         try {
             if (shutdown.load()) return false
-            newInjectedJobs(injector.push(job))
+            newJob(injector.push(job))
             return true
         } finally {
             inFlight.decrementAndFetch()
         }
     }
 
-    fun newInternalJobs(queueWasEmpty: Boolean) = wakeFor(sleep.newJobs(1, queueWasEmpty))
-
-    private fun newInjectedJobs(queueWasEmpty: Boolean) = wakeFor(sleep.newJobs(1, queueWasEmpty))
+    /** I3 after one job was published, on a deque or in the injector (the same rule for both, sleep.md 3.5). */
+    fun newJob(queueWasEmpty: Boolean) = wakeFor(sleep.newJobs(1, queueWasEmpty))
 
     /** Jobs that no sleeper could be woken for: start retired workers for them. */
     private fun wakeFor(shortfall: Int) {
@@ -97,7 +96,7 @@ internal class Registry(val settings: EngineSettings) {
     }
 
     /** A job of a running join or scope, from a thread outside this pool: accepted even after a stop (its owner waits for it). */
-    fun injectInternal(job: Runnable) = newInjectedJobs(injector.push(job))
+    fun injectInternal(job: Runnable) = newJob(injector.push(job))
 
     fun notifyWorkerLatchIsSet(owner: Int) = sleep.notifyWorkerLatchIsSet(owner)
 

@@ -81,7 +81,7 @@ internal class Worker(val registry: Registry, val index: Int, broken: WorkDeque.
 
     /** Pushes an internal job (a join's second half, a scope's job, a dispatch from this worker). */
     fun push(job: Runnable) {
-        registry.newInternalJobs(deque.push(job))
+        registry.newJob(deque.push(job))
     }
 
     fun runJob(job: Runnable) {
