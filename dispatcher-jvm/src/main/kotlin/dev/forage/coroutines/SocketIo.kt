@@ -62,6 +62,33 @@ public suspend fun SocketChannel.readSuspending(buffer: ByteBuffer): Int {
 }
 
 /**
+ * Suspends until the channel has input: bytes to read, the end of the stream, or an error that the next read
+ * reports. Nothing is read. This is the wait [readSuspending] makes when a read finds nothing, without the read
+ * before it (Tokio's `readable()`).
+ *
+ * Use it between messages on a kept-alive connection. There the next message has usually not arrived when the
+ * previous answer is written, so [readSuspending]'s first read returns nothing and costs a system call for each
+ * message; waiting first lets the worker's selector report the connection with the others it is ready with, and
+ * the read that follows finds the message. Within a message, where the rest is usually on its way, call
+ * [readSuspending] directly. Readiness is level-triggered: if input is already there, the next select reports it
+ * at once. Cancellation, closing and pool shutdown behave as for [readSuspending]; it counts as the channel's one
+ * pending read.
+ * ```
+ * while (true) {
+ *     if (!input.hasCompleteRequest()) ch.awaitReadable()   // no read that finds nothing
+ *     val n = ch.readSuspending(input)
+ *     ...
+ * }
+ * ```
+ * @throws IllegalStateException if the coroutine does not run on a worker of a pool with IO workers
+ * @throws IllegalArgumentException if the channel is in blocking mode or registered with another selector
+ * @throws ClosedChannelException if the channel is closed
+ */
+public suspend fun SocketChannel.awaitReadable() {
+    awaitReady(checkIo("awaitReadable", this), SelectionKey.OP_READ)
+}
+
+/**
  * Writes every remaining byte of [buffer], suspending while the socket's send buffer is full. Returns the number
  * of bytes written. Cancellation, closing and pool shutdown behave as for [readSuspending]; at most one pending
  * write per channel.

@@ -112,6 +112,39 @@ class SocketIoSpec : FunSpec({
         }
     }
 
+    test("awaitReadable waits for input without reading it, sees input already there, and ends at end of stream") {
+        withWatchdog {
+            ioDispatcher("io-readable").use { io ->
+                val server = loopbackServer()
+                val (client, accepted) = connectedPair(server)
+                val waited = async(io) { accepted.awaitReadable() }
+                pollUntil("the wait is registered") { accepted.isRegistered }
+                waited.isCompleted shouldBe false // nothing to read yet
+                client.write(ByteBuffer.wrap(byteArrayOf(1, 2, 3)))
+                waited.await()
+                val buf = ByteBuffer.allocate(8)
+                withContext(io) {
+                    // The bytes are still there (nothing was read), and a second wait sees them at once.
+                    accepted.awaitReadable()
+                    accepted.readSuspending(buf) shouldBe 3
+                }
+                buf.array().copyOf(3).toList() shouldBe listOf<Byte>(1, 2, 3)
+                withContext(io) {
+                    shouldThrow<IllegalArgumentException> { client.awaitReadable() } // blocking mode: a rule
+                }
+                client.close()
+                withContext(io) {
+                    accepted.awaitReadable() // end of stream ends the wait
+                    accepted.readSuspending(buf) shouldBe -1
+                }
+                shouldThrow<IllegalStateException> { accepted.awaitReadable() }.message shouldContain
+                    "awaitReadable needs a coroutine on a Forage pool with IO workers"
+                accepted.close()
+                server.close()
+            }
+        }
+    }
+
     test("a second pending read on one channel fails with the one-reader rule; the first still completes") {
         withWatchdog {
             ioDispatcher("io-two-readers", threads = 1).use { io ->

@@ -2,6 +2,7 @@ package dev.forage.samples.httpio
 
 import dev.forage.coroutines.ForageDispatcher
 import dev.forage.coroutines.acceptSuspending
+import dev.forage.coroutines.awaitReadable
 import dev.forage.coroutines.forageDispatcher
 import dev.forage.coroutines.readSuspending
 import dev.forage.coroutines.writeSuspending
@@ -37,6 +38,8 @@ class ForageIoDriver(threads: Int) : SocketDriver {
     override suspend fun accept(server: ServerSocketChannel): SocketChannel = server.acceptSuspending()
 
     override suspend fun read(channel: SocketChannel, buffer: ByteBuffer): Int = channel.readSuspending(buffer)
+
+    override suspend fun awaitInput(channel: SocketChannel) = channel.awaitReadable()
 
     override suspend fun write(channel: SocketChannel, buffer: ByteBuffer) {
         channel.writeSuspending(buffer)
@@ -132,6 +135,8 @@ class SelectorThreadDriver : SocketDriver {
             await(channel, SelectionKey.OP_READ)
         }
     }
+
+    override suspend fun awaitInput(channel: SocketChannel) = await(channel, SelectionKey.OP_READ)
 
     override suspend fun write(channel: SocketChannel, buffer: ByteBuffer) {
         while (buffer.hasRemaining()) {

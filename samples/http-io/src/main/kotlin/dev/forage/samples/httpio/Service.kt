@@ -52,6 +52,12 @@ interface SocketDriver : AutoCloseable {
     /** Reads at least one byte; -1 at the end of the stream. */
     suspend fun read(channel: SocketChannel, buffer: ByteBuffer): Int
 
+    /**
+     * Waits until the channel has input, reading nothing: called between requests on a kept-alive connection, where
+     * a read would usually find nothing yet (one system call per request for nothing).
+     */
+    suspend fun awaitInput(channel: SocketChannel)
+
     /** Writes every remaining byte. */
     suspend fun write(channel: SocketChannel, buffer: ByteBuffer)
 }
@@ -111,6 +117,8 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
                 return if (line.size >= 2) line[1] else "/"
             }
             if (!input.hasRemaining()) throw java.io.IOException("request head larger than ${input.capacity()} bytes")
+            // Between requests the next one has usually not arrived: wait for it rather than read nothing first.
+            if (input.position() == 0) driver.awaitInput(conn)
             if (driver.read(conn, input) < 0) return null
         }
     }
