@@ -86,16 +86,19 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
 
     private suspend fun serve(conn: SocketChannel) {
         val input = ByteBuffer.allocate(8192)
+        val output = ByteBuffer.allocate(256) // the head and the body of either answer fit: 64 hex digits, or 404's text
         try {
             while (true) {
                 val request = readRequest(conn, input) ?: break
                 val rounds = Work.roundsOf(request)
-                val response = if (rounds == null) {
-                    response("404 Not Found", "use GET /hash?rounds=N, N from 1 to 100000\n")
+                output.clear()
+                if (rounds == null) {
+                    respond(output, "404 Not Found", NOT_FOUND_BODY)
                 } else {
-                    response("200 OK", Work.hash(rounds))
+                    respond(output, "200 OK", Work.hash(rounds))
                 }
-                driver.write(conn, ByteBuffer.wrap(response))
+                output.flip()
+                driver.write(conn, output)
             }
         } catch (e: java.io.IOException) {
             // the client went away
@@ -109,12 +112,11 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
         while (true) {
             val end = headerEnd(input)
             if (end >= 0) {
-                val head = String(input.array(), 0, end, Charsets.ISO_8859_1)
+                val target = requestTarget(input.array(), end)
                 input.flip()
                 input.position(end + 4)
                 input.compact()
-                val line = head.substringBefore("\r\n").split(' ')
-                return if (line.size >= 2) line[1] else "/"
+                return target
             }
             if (!input.hasRemaining()) throw java.io.IOException("request head larger than ${input.capacity()} bytes")
             // Between requests the next one has usually not arrived: wait for it rather than read nothing first.
@@ -126,24 +128,49 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
     private fun headerEnd(input: ByteBuffer): Int {
         val a = input.array()
         for (i in 0..input.position() - 4) {
-            if (a[i] == '\r'.code.toByte() && a[i + 1] == '\n'.code.toByte() &&
-                a[i + 2] == '\r'.code.toByte() && a[i + 3] == '\n'.code.toByte()
-            ) {
+            if (a[i] == CR && a[i + 1] == LF && a[i + 2] == CR && a[i + 3] == LF) {
                 return i
             }
         }
         return -1
     }
 
-    private fun response(status: String, body: String): ByteArray {
-        val bytes = body.toByteArray()
-        val head = "HTTP/1.1 $status\r\nContent-Type: text/plain\r\nContent-Length: ${bytes.size}\r\n\r\n"
-        return head.toByteArray() + bytes
+    /** The second word of the request line (`GET /hash?rounds=20 HTTP/1.1`), or "/" if there is none. */
+    private fun requestTarget(a: ByteArray, headEnd: Int): String {
+        var lineEnd = 0
+        while (lineEnd < headEnd && a[lineEnd] != CR) lineEnd++
+        var start = 0
+        while (start < lineEnd && a[start] != SP) start++
+        start++
+        var stop = start
+        while (stop < lineEnd && a[stop] != SP) stop++
+        return if (start >= lineEnd) "/" else String(a, start, stop - start, Charsets.ISO_8859_1)
+    }
+
+    /** Writes the answer, head and body, as ASCII into [out]: no intermediate strings or arrays. */
+    private fun respond(out: ByteBuffer, status: String, body: String) {
+        ascii(out, "HTTP/1.1 ")
+        ascii(out, status)
+        ascii(out, "\r\nContent-Type: text/plain\r\nContent-Length: ")
+        ascii(out, body.length.toString())
+        ascii(out, "\r\n\r\n")
+        ascii(out, body)
+    }
+
+    private fun ascii(out: ByteBuffer, text: String) {
+        for (i in text.indices) out.put(text[i].code.toByte())
     }
 
     override fun close() {
         server.close()
         acceptor.cancel()
         driver.close()
+    }
+
+    private companion object {
+        const val CR = '\r'.code.toByte()
+        const val LF = '\n'.code.toByte()
+        const val SP = ' '.code.toByte()
+        const val NOT_FOUND_BODY = "use GET /hash?rounds=N, N from 1 to 100000\n"
     }
 }
