@@ -75,9 +75,9 @@ public suspend fun SocketChannel.readSuspending(buffer: ByteBuffer): Int {
  * pending read.
  * ```
  * while (true) {
- *     if (!input.hasCompleteRequest()) ch.awaitReadable()   // no read that finds nothing
- *     val n = ch.readSuspending(input)
- *     ...
+ *     if (input.position() == 0) ch.awaitReadable()   // between messages: no read that finds nothing
+ *     if (ch.readSuspending(input) < 0) break
+ *     // ... answer each complete message in input, compact the rest
  * }
  * ```
  * @throws IllegalStateException if the coroutine does not run on a worker of a pool with IO workers
