@@ -97,8 +97,7 @@ class NettyBackend(private val transport: Transport, port: Int, threads: Int) : 
                 val lineEnd = input.indexOf(input.readerIndex(), end, '\r'.code.toByte()).let { if (it < 0) end else it }
                 val line = input.toString(input.readerIndex(), lineEnd - input.readerIndex(), Charsets.ISO_8859_1)
                 input.readerIndex(end + 4)
-                val parts = line.split(' ')
-                val rounds = Work.roundsOf(if (parts.size >= 2) parts[1] else "/")
+                val rounds = Work.roundsOf(Work.targetOf(line))
                 val body = if (rounds == null) NOT_FOUND_BODY else Work.hash(rounds)
                 val status = if (rounds == null) "404 Not Found" else "200 OK"
                 val response = ctx.alloc().buffer(96 + body.length)

@@ -28,6 +28,17 @@ object Work {
         return String(hex)
     }
 
+    /**
+     * The request target of a request line (`GET /hash?rounds=20 HTTP/1.1` gives `/hash?rounds=20`): its second
+     * word, or "/" if it has none. Every backend reads requests with this.
+     */
+    fun targetOf(requestLine: String): String {
+        val first = requestLine.indexOf(' ')
+        if (first < 0) return "/"
+        val second = requestLine.indexOf(' ', first + 1)
+        return if (second < 0) requestLine.substring(first + 1) else requestLine.substring(first + 1, second)
+    }
+
     /** The rounds asked for by a request target such as `/hash?rounds=20`, or null for any other target. */
     fun roundsOf(target: String): Int? {
         if (!target.startsWith("/hash")) return null
@@ -135,16 +146,11 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
         return -1
     }
 
-    /** The second word of the request line (`GET /hash?rounds=20 HTTP/1.1`), or "/" if there is none. */
+    /** The request line's target; the line is the head's first, up to its CR. */
     private fun requestTarget(a: ByteArray, headEnd: Int): String {
         var lineEnd = 0
         while (lineEnd < headEnd && a[lineEnd] != CR) lineEnd++
-        var start = 0
-        while (start < lineEnd && a[start] != SP) start++
-        start++
-        var stop = start
-        while (stop < lineEnd && a[stop] != SP) stop++
-        return if (start >= lineEnd) "/" else String(a, start, stop - start, Charsets.ISO_8859_1)
+        return Work.targetOf(String(a, 0, lineEnd, Charsets.ISO_8859_1))
     }
 
     /** Writes the answer, head and body, as ASCII into [out]: no intermediate strings or arrays. */
@@ -170,7 +176,6 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
     private companion object {
         const val CR = '\r'.code.toByte()
         const val LF = '\n'.code.toByte()
-        const val SP = ' '.code.toByte()
         const val NOT_FOUND_BODY = "use GET /hash?rounds=N, N from 1 to 100000\n"
     }
 }

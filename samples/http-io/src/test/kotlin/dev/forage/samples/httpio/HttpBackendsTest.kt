@@ -11,6 +11,7 @@ import java.util.concurrent.Executors
 import java.util.concurrent.TimeUnit
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertThrows
+import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
 import org.junit.jupiter.params.ParameterizedTest
 import org.junit.jupiter.params.provider.EnumSource
@@ -76,5 +77,13 @@ class HttpBackendsTest {
     fun closingTheServerFreesItsPort(backend: Backend) {
         val port = backend.start(0, 2).use { it.port }
         assertThrows(ConnectException::class.java) { Socket().use { it.connect(InetSocketAddress("127.0.0.1", port), 5_000) } }
+    }
+
+    @Test
+    fun theTargetIsTheRequestLinesSecondWord() {
+        assertEquals("/hash?rounds=3", Work.targetOf("GET /hash?rounds=3 HTTP/1.1"))
+        assertEquals("/x", Work.targetOf("GET /x")) // no version
+        assertEquals("/", Work.targetOf("GET")) // no target
+        assertEquals("", Work.targetOf("GET  /x HTTP/1.1")) // an empty word, as the line's own spaces say
     }
 }
