@@ -35,6 +35,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         this.registry = registry;
         this.common = common;
         registry.face = this;
+        registry.start(); // after the face: a worker's thread-start hook may already ask current()
     }
 
     /** A builder for a private pool. */

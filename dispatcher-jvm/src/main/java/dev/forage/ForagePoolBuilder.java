@@ -401,6 +401,7 @@ public final class ForagePoolBuilder {
         return new ForagePool(buildRegistry(), false);
     }
 
+    /** The pool's engine, not started: its face starts it ({@link Registry#start}). */
     Registry buildRegistry() {
         if (settings.ioWorkers && settings.threads == 0) {
             throw new IllegalArgumentException("ioWorkers() needs worker threads, and singleThreaded() asks for none; "

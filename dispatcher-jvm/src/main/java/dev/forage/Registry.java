@@ -112,6 +112,14 @@ final class Registry implements PoolProbe, LatchWaker {
             io.countInto(i, workers[i].counters);
         }
         this.monitor = new Monitor(this, runner instanceof ThreadedRunner ? (ThreadedRunner) runner : null);
+    }
+
+    /**
+     * Starts the workers' threads, once the face is set ({@link ForagePool}'s constructor): a thread-start hook
+     * or a worker's first job may ask {@link ForagePool#current()}, which reads {@link #face}; {@code Thread.start}
+     * publishes it to the new thread, as {@code ForkJoinWorkerThread.getPool()} is set before {@code onStart}.
+     */
+    void start() {
         runner.start();
     }
 

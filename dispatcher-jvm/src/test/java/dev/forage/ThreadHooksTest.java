@@ -75,6 +75,45 @@ class ThreadHooksTest {
     }
 
     @Test
+    void theStartHookSeesItsPoolAsCurrentOnEveryThreadTheBuildStarts() throws Exception {
+        // ForkJoinWorkerThread.getPool() is set before onStart; a hook that sets up per-pool state must see its pool.
+        for (int round = 0; round < 20; round++) {
+            AtomicReference<ForagePool> built = new AtomicReference<>();
+            Set<Thread> started = ConcurrentHashMap.newKeySet();
+            AtomicReference<String> wrong = new AtomicReference<>();
+            CountDownLatch allStarted = new CountDownLatch(4);
+            ForagePool pool = ForagePool.builder().threads(4).name(Pools.uniqueName())
+                    .onThreadStart(t -> {
+                        ForagePool current = ForagePool.current();
+                        if (current == null) {
+                            wrong.compareAndSet(null, "current() was " + current + " in the start hook of " + t);
+                        } else {
+                            started.add(t);
+                        }
+                        allStarted.countDown();
+                    })
+                    .build();
+            built.set(pool);
+            try {
+                assertTrue(allStarted.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+                assertEquals(null, wrong.get());
+                assertEquals(4, started.size());
+                // And it is this pool, not just any: the hook ran on this pool's threads.
+                CountDownLatch asked = new CountDownLatch(1);
+                AtomicReference<ForagePool> seen = new AtomicReference<>();
+                pool.execute(() -> {
+                    seen.set(ForagePool.current());
+                    asked.countDown();
+                });
+                assertTrue(asked.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+                assertTrue(seen.get() == built.get());
+            } finally {
+                pool.close();
+            }
+        }
+    }
+
+    @Test
     void aRetiredWorkersThreadStopsAndItsNextThreadStarts() throws Exception {
         Recorder hooks = new Recorder();
         try (ForagePool pool = hooks.on(ForagePool.builder().threads(1).keepAlive(20, TimeUnit.MILLISECONDS)

@@ -43,6 +43,10 @@ public class SpareActivationRace {
     private static final Registry POOL = ForagePool.builder().threads(1).maxBlockingThreads(1)
             .name("spare-activation-race").daemon(true).buildRegistry();
 
+    static {
+        POOL.start();
+    }
+
     private int starts;
     private final Compensation compensation = new Compensation(POOL, slot -> {
         starts++; // under the monitor; no real thread: the race is between the activator and the waiting spare

@@ -16,7 +16,7 @@ internal class ResumeTimer(
     private val dispatcher: CoroutineDispatcher,
     private val continuation: CancellableContinuation<Unit>,
     pending: MutableSet<PoolTimer>?,
-) : PoolTimer(pending) {
+) : PoolTimer(pending, needsNoWorker = false) {
     @OptIn(ExperimentalCoroutinesApi::class)
     override fun fire() {
         with(continuation) { dispatcher.resumeUndispatched(Unit) }
@@ -32,12 +32,17 @@ internal class ResumeTimer(
     override fun toString(): String = "ResumeTimer[$continuation]"
 }
 
-/** The timer of a `withTimeout` (or any `invokeOnTimeout` user): runs [block] on the worker that fires it. */
+/**
+ * The timer of a `withTimeout` (or any `invokeOnTimeout` user, such as `select`'s `onTimeout`): runs [block] on the
+ * thread that notices the deadline, a worker or the pool's monitor, never waiting for a free worker. The block
+ * only cancels a coroutine or completes a select (which dispatches whatever it resumes), as on kotlinx's
+ * `DefaultExecutor`; queued as a job instead, it would wait behind the very loops it is meant to stop.
+ */
 internal class TimeoutTimer(
     private val block: Runnable,
     private val context: CoroutineContext,
     pending: MutableSet<PoolTimer>?,
-) : PoolTimer(pending) {
+) : PoolTimer(pending, needsNoWorker = true) {
     override fun fire() {
         block.run()
     }

@@ -26,9 +26,10 @@ import kotlinx.coroutines.cancel
  * - [dispatchYield] (used by `yield()`) is [ForagePool.executeFair]: the continuation goes behind the queued jobs
  *   (the back of the worker's own deque, or of the injector while outside jobs wait) and a sleeper is signalled
  *   if one is needed, so a `yield()` loop cannot starve other coroutines.
- * - `delay` and `withTimeout` are timed by the pool ([ForagePool.schedule]): a sleeping worker parks until the
- *   nearest deadline, so no `kotlinx.coroutines.DefaultExecutor` thread is created. A cancelled coroutine's timer
- *   is removed from the pool's timer queue at once.
+ * - `delay` and `withTimeout` are timed by the pool ([ForagePool.schedule], [ForagePool.scheduleTimeout]): a
+ *   sleeping worker parks until the nearest deadline, so no `kotlinx.coroutines.DefaultExecutor` thread is
+ *   created; a timeout's cancel runs where the deadline is noticed (the pool's monitor while every worker is
+ *   busy). A cancelled coroutine's timer is removed from the pool's timer queue at once.
  * - [limitedParallelism] returns this dispatcher when the limit covers the pool, and otherwise a view that never
  *   runs more than the limit at once and re-queues itself fairly.
  *
@@ -178,9 +179,11 @@ public actual class ForageDispatcher internal constructor(
     }
 
     /**
-     * Runs [block] after [timeMillis] on a pool worker (the timer of `withTimeout` and `select`'s `onTimeout`);
-     * disposing the returned handle removes the timer from the pool at once. If the pool is closed, the
-     * coroutine of [context] is cancelled instead.
+     * Runs [block] once [timeMillis] passed (the timer of `withTimeout` and `select`'s `onTimeout`) on the thread
+     * that notices the deadline, without waiting for a free worker ([ForagePool.scheduleTimeout]): a sleeping
+     * worker, or the pool's monitor while every worker is busy, so a timeout around a loop that keeps every worker
+     * busy still fires on time, as on `Dispatchers.Default`. Disposing the returned handle removes the timer from
+     * the pool at once. If the pool is closed, the coroutine of [context] is cancelled instead.
      *
      * Called by kotlinx.coroutines: `withContext(dispatcher) { withTimeout(100) { work() } }` ends up here.
      */

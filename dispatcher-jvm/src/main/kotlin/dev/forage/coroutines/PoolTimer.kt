@@ -12,7 +12,8 @@ import kotlinx.coroutines.DisposableHandle
 /**
  * A timer a [ForageDispatcher] sets on its pool for `delay` or `withTimeout`. It ends in exactly one of three
  * ways, decided by one CAS on [state]:
- * - it fires: the pool moved it to the injector when due and a worker runs it ([fire]);
+ * - it fires: when due, the pool queued it for a worker, or ran it where it noticed the deadline when it needs no
+ *   worker ([fire]);
  * - it is disposed: the coroutine was cancelled, or the timeout is no longer needed; the pool's timer is
  *   cancelled, which removes it from the timer queue at once (nothing piles up);
  * - it is closed early: the dispatcher was closed while it was pending ([closeEarly]); the coroutine is cancelled
@@ -21,8 +22,15 @@ import kotlinx.coroutines.DisposableHandle
  * [pending] is the dispatcher's set of pending timers, or null for a dispatcher that cannot be closed (nothing to
  * close early, so nothing is tracked).
  */
-internal abstract class PoolTimer(private val pending: MutableSet<PoolTimer>?) :
-    Runnable, DisposableHandle, TaskWrapper {
+internal abstract class PoolTimer(
+    private val pending: MutableSet<PoolTimer>?,
+    /**
+     * The action needs no worker: the pool runs it on whichever thread notices the deadline
+     * ([ForagePool.scheduleTimeout]: a sleeping worker that watches the timers, or the pool's monitor while every
+     * worker is busy), as kotlinx runs it on its `DefaultExecutor` thread. Otherwise a worker runs it.
+     */
+    private val needsNoWorker: Boolean,
+) : Runnable, DisposableHandle, TaskWrapper {
     private val state = AtomicInteger(PENDING)
 
     @Volatile
@@ -37,7 +45,11 @@ internal abstract class PoolTimer(private val pending: MutableSet<PoolTimer>?) :
         // timer the pool will ever hold.
         pending?.add(this)
         val h = try {
-            pool.schedule(this, timeMillis, TimeUnit.MILLISECONDS)
+            if (needsNoWorker) {
+                pool.scheduleTimeout(this, timeMillis, TimeUnit.MILLISECONDS)
+            } else {
+                pool.schedule(this, timeMillis, TimeUnit.MILLISECONDS)
+            }
         } catch (e: RejectedExecutionException) {
             state.set(DONE)
             pending?.remove(this)
@@ -52,7 +64,7 @@ internal abstract class PoolTimer(private val pending: MutableSet<PoolTimer>?) :
         return null
     }
 
-    /** Called by the pool worker that took the fired timer. */
+    /** Called by the pool worker that took the fired timer, or (when [needsNoWorker]) the thread that fired it. */
     final override fun run() {
         if (state.compareAndSet(PENDING, DONE)) {
             pending?.remove(this)
@@ -77,7 +89,7 @@ internal abstract class PoolTimer(private val pending: MutableSet<PoolTimer>?) :
         }
     }
 
-    /** The deadline passed. Runs on a pool worker. */
+    /** The deadline passed. Runs on a pool worker, or on the pool's monitor when [needsNoWorker]. */
     protected abstract fun fire()
 
     /** The dispatcher closed before the deadline. */

@@ -12,7 +12,11 @@ import java.io.File
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.CancellationException
+import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.Job
+import kotlinx.coroutines.async
+import kotlinx.coroutines.awaitAll
+import kotlinx.coroutines.ensureActive
 import kotlinx.coroutines.TimeoutCancellationException
 import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.cancelAndJoin
@@ -59,6 +63,49 @@ class DelaySpec : FunSpec({
                     d.pendingTimerCount shouldBe 0
                 }
             }
+        }
+    }
+
+    test("withTimeout fires while every worker runs a cancellable loop: its cancel needs no worker") {
+        // Both workers are held by the loops the timeouts must stop; Dispatchers.Default ends both at ~300 ms.
+        testDispatcher(2, "busy-timeout").use { d ->
+            withWatchdog(30) {
+                val ended = (0 until 2).map {
+                    async(d) {
+                        try {
+                            withTimeout(300) {
+                                while (true) {
+                                    ensureActive() // throws once the timeout cancelled the block
+                                }
+                            }
+                            @Suppress("UNREACHABLE_CODE")
+                            "finished"
+                        } catch (e: TimeoutCancellationException) {
+                            "timed out"
+                        }
+                    }
+                }.awaitAll()
+                ended shouldBe listOf("timed out", "timed out")
+            }
+        }
+    }
+
+    test("withTimeout on Dispatchers.Forage fires while every common worker loops") {
+        val threads = dev.forage.ForagePool.commonPool().parallelism()
+        withWatchdog(30) {
+            val ended = (0 until threads).map {
+                async(Dispatchers.Forage) {
+                    withTimeoutOrNull(300) {
+                        while (true) {
+                            Thread.onSpinWait()
+                            ensureActive()
+                        }
+                        @Suppress("UNREACHABLE_CODE")
+                        "finished"
+                    } ?: "timed out"
+                }
+            }.awaitAll()
+            ended shouldBe List(threads) { "timed out" }
         }
     }
 
