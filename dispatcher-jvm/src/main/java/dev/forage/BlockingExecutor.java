@@ -15,6 +15,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * submitter then finishes its job (a coroutine that suspends into {@code withContext}), runs next on the same
  * thread: switching into the blocking executor costs no thread hop.
  *
+ * <p>Bounded as the injector is ({@link QueueBound}): at most the pool's {@code queueCapacity} tasks wait in the
+ * queue, counted by {@link #waiting}, and a task that finds it full is refused, or, under
+ * {@link QueueFullPolicy#CALLER_RUNS}, run by an outside caller itself (a worker's is refused: it never runs a
+ * task inline). Without the bound a producer that outruns the blocking calls would fill the heap while the
+ * pool's own queues refuse.
+ *
  * <p>No lost task: a drainer leaves only after it gave back its permit and then found the queue empty, or took a
  * permit again ({@link Drainer#run}); a submitter queues its task before it looks for a permit. One of the two
  * sees the other's write (both are volatile read-modify-writes or queue operations), so a queued task always has a
@@ -24,6 +30,8 @@ final class BlockingExecutor implements Executor {
     private final Registry registry;
     private final int parallelism;
     private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    /** Tasks in {@link #queue}, or about to be added: at most the pool's queue capacity. */
+    private final AtomicInteger waiting = new AtomicInteger();
     /** Drainers submitted and not yet finished: at most {@link #parallelism}. */
     private final AtomicInteger drainers = new AtomicInteger();
 
@@ -57,6 +65,14 @@ final class BlockingExecutor implements Executor {
             throw registry.lifecycle.rejected(task);
         }
         Runnable job = registry.decorate(task); // on the submitting thread, before anything is queued
+        if (waiting.incrementAndGet() > registry.queueBound.injectorCapacity) {
+            waiting.decrementAndGet();
+            if (InWorker.of(registry) != null) {
+                throw QueueBound.full(registry.name, task, QUEUE_NAME, registry.queueBound.injectorCapacity);
+            }
+            registry.queueBound.refusedFromOutside(registry, job, QUEUE_NAME);
+            return;
+        }
         queue.add(job);
         if (!tryReserve()) {
             return; // every drainer is busy; each takes from the queue before it leaves
@@ -68,6 +84,7 @@ final class BlockingExecutor implements Executor {
             // Our task is still queued unless a running drainer took it, and then it runs: only a task that no
             // drainer can reach is refused.
             if (queue.remove(job)) {
+                waiting.decrementAndGet();
                 throw e;
             }
         }
@@ -106,7 +123,9 @@ final class BlockingExecutor implements Executor {
         private void drain() {
             while (true) {
                 Runnable task = queue.poll();
-                if (task == null) {
+                if (task != null) {
+                    waiting.decrementAndGet();
+                } else {
                     drainers.decrementAndGet();
                     // A submitter that queued after our poll and found no permit counts on us: look again.
                     if (queue.isEmpty() || !tryReserve()) {
@@ -128,6 +147,8 @@ final class BlockingExecutor implements Executor {
             return "BlockingExecutor.Drainer[pool " + registry.name + "]";
         }
     }
+
+    private static final String QUEUE_NAME = "the blocking executor's queue";
 
     @Override
     public String toString() {

@@ -59,6 +59,13 @@ final class Lifecycle {
      * (idempotent), so no caller returns while an outside {@code execute} could still be accepted.
      */
     boolean startShutdown() {
+        boolean first = setShutdownBit();
+        injector.close();
+        return first;
+    }
+
+    /** The first half of {@link #startShutdown}: the bit alone, the injector still open; true if this call set it. */
+    boolean setShutdownBit() {
         boolean first = false;
         while (true) {
             long c = control.get();
@@ -70,7 +77,6 @@ final class Lifecycle {
                 break;
             }
         }
-        injector.close();
         return first;
     }
 

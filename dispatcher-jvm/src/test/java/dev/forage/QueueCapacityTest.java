@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -222,6 +223,102 @@ class QueueCapacityTest {
                 () -> pool.execute(() -> ran.add(null)));
         assertTrue(e.getMessage().contains("is shut down"), e.getMessage());
         assertTrue(ran.isEmpty());
+    }
+
+    @Test
+    void underCallerRunsAFullQueueRefusesOnceTheShutdownBitIsSetThoughTheInjectorIsStillOpen() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1)
+                .whenQueueFull(QueueFullPolicy.CALLER_RUNS).name(Pools.uniqueName()).build();
+                Held held = new Held(pool)) {
+            pool.execute(() -> { }); // the queue's one place
+            // shutdown()'s first half: the bit is set, the injector not closed yet (the window of the race).
+            assertTrue(pool.registry().lifecycle.setShutdownBit());
+            List<Thread> ran = new java.util.concurrent.CopyOnWriteArrayList<>();
+            RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                    () -> pool.execute(() -> ran.add(Thread.currentThread())));
+            assertTrue(e.getMessage().contains("is shut down"), e.getMessage());
+            assertTrue(ran.isEmpty(), "a job ran on its caller after shutdown had begun");
+            // The same for the blocking executor's queue.
+            RejectedExecutionException b = assertThrows(RejectedExecutionException.class,
+                    () -> pool.blockingExecutor().execute(() -> ran.add(Thread.currentThread())));
+            assertTrue(b.getMessage().contains("is shut down"), b.getMessage());
+            assertTrue(ran.isEmpty());
+            // The bit's setter is shutdown's first call; only shutdownNow, which never asks who set it, ends the pool.
+            held.release();
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(60, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void theBlockingExecutorsQueueHoldsThePoolsCapacityAndRefusesTheRestWithTheRule() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
+        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1000).maxBlockingThreads(1)
+                .name(Pools.uniqueName()).build()) {
+            java.util.concurrent.Executor blocking = pool.blockingExecutor();
+            blocking.execute(() -> {
+                holding.countDown();
+                JoinAnyDepthTest.await(hold, "the test's release");
+            });
+            assertTrue(holding.await(60, TimeUnit.SECONDS));
+            int accepted = 0;
+            RejectedExecutionException refused = null;
+            for (int i = 0; i < 200_000 && refused == null; i++) {
+                try {
+                    blocking.execute(ran::incrementAndGet);
+                    accepted++;
+                } catch (RejectedExecutionException e) {
+                    refused = e;
+                }
+            }
+            assertEquals(1000, accepted, "the blocking queue holds the pool's queueCapacity, no more");
+            assertTrue(refused != null);
+            assertTrue(refused.getMessage().contains("the blocking executor's queue holds 1000 jobs"),
+                    refused.getMessage());
+            // A view of the blocking executor has its own queue, bounded the same way.
+            java.util.concurrent.Executor view = pool.blockingExecutor(1);
+            int viewAccepted = 0;
+            try {
+                for (int i = 0; i < 2000; i++) {
+                    view.execute(ran::incrementAndGet);
+                    viewAccepted++;
+                }
+            } catch (RejectedExecutionException e) {
+                assertTrue(e.getMessage().contains("queue capacity exceeded"), e.getMessage());
+            }
+            assertTrue(viewAccepted >= 1000 && viewAccepted <= 1001, "view accepted " + viewAccepted);
+            hold.countDown();
+            int expected = accepted + viewAccepted;
+            Watchdog.awaitCondition("every accepted blocking task ran", Watchdog.LIMIT,
+                    () -> ran.get() == expected, pool::toString);
+            blocking.execute(ran::incrementAndGet); // room again
+        }
+    }
+
+    @Test
+    void underCallerRunsAFullBlockingQueueRunsAnOutsideTaskOnItsCaller() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(2).maxBlockingThreads(1)
+                .whenQueueFull(QueueFullPolicy.CALLER_RUNS).name(Pools.uniqueName()).build()) {
+            java.util.concurrent.Executor blocking = pool.blockingExecutor();
+            blocking.execute(() -> {
+                holding.countDown();
+                JoinAnyDepthTest.await(hold, "the test's release");
+            });
+            assertTrue(holding.await(60, TimeUnit.SECONDS));
+            List<Thread> ranOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+            blocking.execute(() -> ranOn.add(Thread.currentThread()));
+            blocking.execute(() -> ranOn.add(Thread.currentThread()));
+            assertTrue(ranOn.isEmpty(), "two wait in the queue");
+            blocking.execute(() -> ranOn.add(Thread.currentThread()));
+            assertEquals(Arrays.asList(Thread.currentThread()), ranOn, "the third ran here");
+            hold.countDown();
+            Watchdog.awaitCondition("the queued tasks ran", Watchdog.LIMIT, () -> ranOn.size() == 3,
+                    pool::toString);
+        }
     }
 
     /** Holds the pool's only worker in a job until released, so that outside submissions queue. */

@@ -39,9 +39,26 @@ internal object ClosedPool {
         return cause
     }
 
-    /** Cancels the coroutine of [context] and runs [block] on `Dispatchers.IO`. Never throws. */
+    /**
+     * Cancels the coroutine of [context] and runs [block] on `Dispatchers.IO`; a [RefusalAwareJob] decides for
+     * itself. Never throws.
+     */
     fun redirect(pool: ForagePool, context: CoroutineContext, block: Runnable, rejection: RejectedExecutionException) {
+        if (block is RefusalAwareJob) {
+            block.refused(context, rejection)
+            return
+        }
         context.cancel(cause(pool, rejection))
         Dispatchers.IO.dispatch(context, block)
     }
+}
+
+/**
+ * A job that carries work its dispatcher already accepted (a `limitedParallelism` view's loop): when the pool
+ * refuses it, [refused] cancels the coroutine of `context` and finds the job another way to run, instead of the
+ * plain redirect to `Dispatchers.IO`, which would run the accepted work off the pool.
+ */
+internal interface RefusalAwareJob : Runnable {
+    /** The pool refused this job for the dispatch of [context]. Never throws. */
+    fun refused(context: CoroutineContext, rejection: RejectedExecutionException)
 }

@@ -1,6 +1,7 @@
 package dev.forage.coroutines
 
 import dev.forage.ForagePool
+import dev.forage.QueueFullPolicy
 import java.util.concurrent.Executor
 import java.util.concurrent.RejectedExecutionException
 import kotlin.coroutines.CoroutineContext
@@ -26,7 +27,8 @@ import kotlinx.coroutines.InternalCoroutinesApi
  *   worker's deque, which that worker pops once the block returns: no hop either.
  * - At most `maxBlockingThreads` blocks (the pool builder's, default 64) run at once; the others wait in a FIFO
  *   queue. [limitedParallelism] gives a view with its own limit, independent of this one, as for
- *   `Dispatchers.IO.limitedParallelism`.
+ *   `Dispatchers.IO.limitedParallelism`. The queue holds at most the pool's `queueCapacity` blocks; past it a
+ *   dispatch cancels its coroutine as over a closed pool (its `finally` blocks run on `Dispatchers.IO`).
  * - `delay` and `withTimeout` use the pool's timers. After the pool closed, a dispatch cancels the coroutine as
  *   [ForageDispatcher] does.
  *
@@ -51,11 +53,28 @@ public class ForageBlockingDispatcher internal constructor(
      */
     override fun dispatch(context: CoroutineContext, block: Runnable) {
         try {
+            if (callerRunsWhenFull && !pool.isCurrentThreadWorker) {
+                // Over a full queue the executor runs an outside caller's task on the caller, which a dispatch
+                // must not: enter from a worker, where a full queue refuses (executeFair refuses, never runs inline).
+                pool.executeFair { dispatchOnWorker(context, block) }
+            } else {
+                executor.execute(block)
+            }
+        } catch (e: RejectedExecutionException) {
+            ClosedPool.redirect(pool, context, block, e)
+        }
+    }
+
+    private fun dispatchOnWorker(context: CoroutineContext, block: Runnable) {
+        try {
             executor.execute(block)
         } catch (e: RejectedExecutionException) {
             ClosedPool.redirect(pool, context, block, e)
         }
     }
+
+    /** The pool's outside submitters run their own jobs when a queue is full, which a dispatch must not let happen. */
+    private val callerRunsWhenFull = parent.pool.queueFullPolicy() == QueueFullPolicy.CALLER_RUNS
 
     /**
      * A view that runs at most [parallelism] of its blocks at once, independently of this dispatcher's limit and

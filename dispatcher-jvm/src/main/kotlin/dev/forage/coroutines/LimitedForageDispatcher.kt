@@ -1,11 +1,14 @@
 package dev.forage.coroutines
 
 import java.util.concurrent.ConcurrentLinkedQueue
+import java.util.concurrent.RejectedExecutionException
+import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import kotlin.coroutines.CoroutineContext
 import kotlin.coroutines.EmptyCoroutineContext
 import kotlinx.coroutines.CoroutineDispatcher
 import kotlinx.coroutines.Delay
+import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.InternalCoroutinesApi
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.handleCoroutineException
@@ -23,6 +26,12 @@ import kotlinx.coroutines.handleCoroutineException
  * Timers (`delay`, `withTimeout`) are the pool's ([parent]); a fired `delay` resumes through this view, so its
  * bound holds. After the pool closed, a dispatch cancels the coroutine like the pool's own dispatcher does; its
  * block still runs through the queue (the loop then runs on `Dispatchers.IO`), within the bound.
+ *
+ * The pool's queue bound holds for a view as for the pool's own dispatcher: a dispatch that must start a loop
+ * and finds the pool's queue full cancels its coroutine (the cause names the full queue). The loop itself carries
+ * tasks the view already took, so it is not dropped and does not leave the pool: it waits for a worker as a timer
+ * due at once ([Loop.refused]), which adds at most [parallelism] jobs beyond the bound per view. A view's tasks
+ * never run off the pool while it is open.
  */
 @OptIn(InternalCoroutinesApi::class)
 internal class LimitedForageDispatcher(
@@ -39,13 +48,13 @@ internal class LimitedForageDispatcher(
     override fun dispatch(context: CoroutineContext, block: Runnable) {
         cancelIfPoolClosed(context)
         queue.offer(block)
-        startLoopIfNeeded(fair = false)
+        startLoopIfNeeded(context, fair = false)
     }
 
     override fun dispatchYield(context: CoroutineContext, block: Runnable) {
         cancelIfPoolClosed(context)
         queue.offer(block)
-        startLoopIfNeeded(fair = true)
+        startLoopIfNeeded(context, fair = true)
     }
 
     override fun limitedParallelism(parallelism: Int, name: String?): CoroutineDispatcher {
@@ -73,14 +82,15 @@ internal class LimitedForageDispatcher(
      * 2. a loop that finds the queue empty: decrement [runningLoops]; then re-check the queue ([pollOrStop]).
      * Either the dispatcher sees the decrement and starts a loop, or the loop sees the task and keeps going.
      */
-    private fun startLoopIfNeeded(fair: Boolean) {
+    private fun startLoopIfNeeded(context: CoroutineContext, fair: Boolean) {
         if (!tryAcquireLoop()) {
             return
         }
         val first = pollOrStop() ?: return
         val loop = Loop(first)
-        // Never throws: the pool's dispatcher redirects rejected work to Dispatchers.IO.
-        if (fair) upstream.dispatchYield(this, loop) else upstream.dispatch(this, loop)
+        // Never throws. The dispatching coroutine's context goes along: if the pool refuses the loop, that is the
+        // coroutine refused (Loop.refused), here or in an enclosing view.
+        if (fair) upstream.dispatchYield(context, loop) else upstream.dispatch(context, loop)
     }
 
     private fun tryAcquireLoop(): Boolean {
@@ -107,7 +117,28 @@ internal class LimitedForageDispatcher(
     }
 
     /** One of at most [parallelism] jobs on the pool that run this view's tasks. */
-    private inner class Loop(private var next: Runnable) : Runnable {
+    private inner class Loop(private var next: Runnable) : RefusalAwareJob {
+        /**
+         * The pool refused this loop ([ClosedPool.redirect]): its queue is full, or it was shut down. [context] is
+         * the coroutine whose dispatch started the loop (or this view, for a loop that re-queues itself): it is
+         * cancelled, as the pool's own dispatcher cancels a coroutine it cannot queue. The loop holds tasks the
+         * view took before, so it still runs: on the pool, as a timer due at once (timers are queued past the
+         * bound), or, once the pool is shut down, on `Dispatchers.IO`, where cancelled coroutines finish.
+         */
+        override fun refused(context: CoroutineContext, rejection: RejectedExecutionException) {
+            val pool = parent.pool
+            context.cancel(ClosedPool.cause(pool, rejection))
+            if (!pool.isShutdown) {
+                try {
+                    pool.schedule(this, 0, TimeUnit.MILLISECONDS)
+                    return
+                } catch (closedMeanwhile: RejectedExecutionException) {
+                    // shut down since the look above: the closed pool's way below
+                }
+            }
+            Dispatchers.IO.dispatch(context, this)
+        }
+
         override fun run() {
             var budget = FAIRNESS_BUDGET
             while (true) {

@@ -4,6 +4,7 @@ import dev.forage.QueueFullPolicy
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
 import io.kotest.matchers.string.shouldContain
+import io.kotest.matchers.string.shouldStartWith
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicReference
@@ -45,6 +46,79 @@ class QueueFullDispatchSpec : FunSpec({
             job.isCancelled shouldBe true
             bodyRanOn.get() shouldBe null
             cause.get()!!.message!! shouldContain "queue capacity exceeded"
+        }
+    }
+    for (policy in QueueFullPolicy.values()) {
+        test("$policy: over a full pool, a launch on a limitedParallelism view is cancelled, and no view task leaves the pool") {
+            forageDispatcher {
+                threads = 1
+                name = "full-view-$policy"
+                queueCapacity = 1
+                whenQueueFull = policy
+            }.use { d ->
+                val view = d.limitedParallelism(1)
+                val hold = CountDownLatch(1)
+                val held = CountDownLatch(1)
+                d.pool.execute {
+                    held.countDown()
+                    hold.await(60, TimeUnit.SECONDS)
+                }
+                held.await(60, TimeUnit.SECONDS) shouldBe true
+                d.pool.execute { } // the queue's one place
+
+                val bodyRanOn = AtomicReference<Thread>()
+                val finallyRanOn = AtomicReference<Thread>()
+                val job: Job = CoroutineScope(view).launch {
+                    try {
+                        bodyRanOn.set(Thread.currentThread())
+                    } finally {
+                        finallyRanOn.set(Thread.currentThread())
+                    }
+                }
+                val cause = AtomicReference<Throwable?>()
+                job.invokeOnCompletion { cause.set(it) }
+                hold.countDown()
+                withWatchdog(60) { job.join() }
+                job.isCancelled shouldBe true
+                bodyRanOn.get() shouldBe null
+                cause.get()!!.message!! shouldContain "queue capacity exceeded"
+
+                // The view goes on, on the pool's own threads.
+                val later = AtomicReference<Thread>()
+                withWatchdog(60) { CoroutineScope(view).launch { later.set(Thread.currentThread()) }.join() }
+                later.get().name shouldStartWith "full-view-$policy"
+            }
+        }
+
+        test("$policy: the blocking dispatcher's queue holds the pool's capacity; past it a dispatch is cancelled, never run on its caller") {
+            forageDispatcher {
+                threads = 1
+                name = "full-blocking-$policy"
+                queueCapacity = 2
+                maxBlockingThreads = 1
+                whenQueueFull = policy
+            }.use { d ->
+                val hold = CountDownLatch(1)
+                val held = CountDownLatch(1)
+                d.pool.blockingExecutor().execute {
+                    held.countDown()
+                    hold.await(60, TimeUnit.SECONDS)
+                }
+                held.await(60, TimeUnit.SECONDS) shouldBe true
+                val ranOn = java.util.concurrent.CopyOnWriteArrayList<String>()
+                val jobs = (0 until 3).map { i ->
+                    CoroutineScope(d.blocking).launch { ranOn.add("$i on ${Thread.currentThread().name}") }
+                }
+                // Two wait in the blocking queue; the third is refused and cancelled.
+                pollUntil("the third launch was refused") { jobs[2].isCancelled }
+                val cause = AtomicReference<Throwable?>()
+                jobs[2].invokeOnCompletion { cause.set(it) }
+                hold.countDown()
+                withWatchdog(60) { jobs.forEach { it.join() } }
+                cause.get()!!.message!! shouldContain "queue capacity exceeded"
+                ranOn.size shouldBe 2
+                ranOn.forEach { it shouldContain "full-blocking-$policy" }
+            }
         }
     }
 })
