@@ -334,17 +334,18 @@ public final class ForagePoolBuilder {
      * runs (a {@code Thread.sleep}, a lock, {@code Object.wait}, a foreign {@code future.get()}, a blocking socket
      * read) is counted blocked by the pool's monitor, and a stand-in thread takes its place, within
      * {@link #maxBlockingThreads}, until the job runs again; the stand-in then leaves and retires after
-     * {@link #blockingKeepAlive}. A whole number of milliseconds from 1 to 60 000 (10 is a good start: calls of a
-     * few milliseconds are left alone), or 0 to turn detection off. Off by default, or as the system property
-     * {@code forage.blockedJobMillis} says: while any worker is busy the monitor then samples once per threshold,
-     * which costs a pool at low load about 15 % more CPU, so a pool whose jobs never block should not pay for it.
-     * Calls marked with {@link ForagePool#managedBlock} or {@code ForageBlocking} get their stand-in at once either
-     * way. A blocked job gets its stand-in after one to two thresholds (up to five after an idle spell); see
-     * {@code docs/monitor.md} for what it costs and its false positives.
+     * {@link #blockingKeepAlive}. A whole number of milliseconds from 1 to 60 000, or 0 to turn detection off.
+     * On by default at 10 ms (or as the system property {@code forage.blockedJobMillis} says): calls of a few
+     * milliseconds are left alone, and a nested {@code future.get()} on a small pool, which would otherwise wait
+     * for ever for a job queued behind it, returns. The monitor samples only while jobs wait and no worker is idle
+     * to take them, so a pool at low load, or one whose jobs never block, pays nothing for it. Calls marked with
+     * {@link ForagePool#managedBlock} or {@code ForageBlocking} get their stand-in at once either way. A blocked job
+     * gets its stand-in two to three thresholds after a job queues behind it; see {@code docs/monitor.md} for what
+     * it costs and its false positives.
      *
      * <pre>{@code
-     * ForagePool jdbc = ForagePool.builder().blockingDetection(10, TimeUnit.MILLISECONDS).build(); // on
-     * ForagePool compute = ForagePool.builder().build();                                          // off
+     * ForagePool jdbc = ForagePool.builder().blockingDetection(50, TimeUnit.MILLISECONDS).build(); // slower calls
+     * ForagePool compute = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).build(); // off
      * }</pre>
      */
     public ForagePoolBuilder blockingDetection(long time, TimeUnit unit) {

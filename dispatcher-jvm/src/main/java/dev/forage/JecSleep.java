@@ -393,6 +393,12 @@ final class JecSleep implements Sleep {
         return JecCounters.awakeButIdleThreads(counters.load());
     }
 
+    /** One load of the counters: no inactive thread (sleeping ones are inactive too). */
+    @Override
+    public boolean noWorkerIdle() {
+        return JecCounters.inactiveThreads(counters.load()) == 0;
+    }
+
     /** Test hook: is this worker parked in S5 with nobody having woken it yet (a volatile read)? */
     boolean isBlocked(int workerIndex) {
         WorkerSleepState state = workers[workerIndex];

@@ -30,6 +30,10 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     private final long maxPeriodNanos;
     private final long lingerNanos;
     private volatile Thread thread;
+    /** Samples of blocked-job detection taken so far; written by the monitor's thread only, read by tests. */
+    private volatile long samples;
+    /** D2's look ({@link MonitorGate#stopSamplingUnless}). */
+    private final MonitorGate.Watch jobsWaitWatch = this::jobsWait;
 
     /** A pool's monitor; {@code runner} null for a pool that callers run, which has none. */
     Monitor(Registry registry, ThreadedRunner runner) {
@@ -46,13 +50,44 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     }
 
     /**
-     * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): starts the monitor if
-     * none runs. One volatile read when one does; nothing at all with detection off.
+     * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): with detection on,
+     * wakes the monitor to sample if jobs wait and no other worker is idle to take them (this worker may be about
+     * to block on one of them). One volatile read while the monitor samples; nothing at all with detection off.
      */
     void workerBusy() {
-        if (blocked != null && gate.claimStart()) {
-            start();
+        if (blocked != null && !gate.isSampling()) {
+            wakeIfJobsWait();
         }
+    }
+
+    /**
+     * J2, after J1 (a post's push, a volatile write): with detection on, a post that finds every worker busy wakes
+     * a dormant monitor, for the job may wait behind a worker blocked in user code (a nested {@code future.get()}
+     * on a one-thread pool). One volatile read while the monitor samples, one more of the sleep counters while it
+     * does not; nothing at all with detection off.
+     */
+    void jobsPosted() {
+        if (blocked != null && !gate.isSampling()) {
+            wakeIfJobsWait();
+        }
+    }
+
+    private void wakeIfJobsWait() {
+        if (jobsWait() && gate.claimSampling()) {
+            if (gate.claimStart()) {
+                start();
+            } else {
+                LockSupport.unpark(thread); // null while another caller starts it: that thread samples from its start
+            }
+        }
+    }
+
+    /**
+     * Jobs wait and no worker is idle to take them: the only time a blocked worker costs the pool anything, so the
+     * only time detection samples. Volatile reads only ({@link Sleep#noWorkerIdle}, then the queues), stale at once.
+     */
+    private boolean jobsWait() {
+        return registry.sleep.noWorkerIdle() && registry.hasQueuedJobs();
     }
 
     /**
@@ -63,8 +98,8 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
         long at = System.nanoTime() + (deadline - clock.nanoTime());
         if (gate.wakeNeeded(at)) {
             LockSupport.unpark(thread);
-        } else if (blocked == null && gate.claimStart()) {
-            start(); // without detection nothing else starts the monitor
+        } else if (gate.claimStart()) {
+            start();
         }
     }
 
@@ -99,6 +134,8 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
         long nextSample = lastSample + periodNanos;
         long lastActive = lastSample;
         long period = periodNanos;
+        // Dormant: detection does not sample (nothing waits), the monitor parks until its linger ends or a timer.
+        boolean dormant = blocked != null && !gate.isSampling();
         boolean ended = false;
         try {
             while (!gate.isStopped()) {
@@ -108,15 +145,34 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
                 }
                 long now = System.nanoTime();
                 boolean timersToWatch = fireTimers();
+                if (dormant && gate.isSampling()) {
+                    dormant = false; // woken by J2 or G2: jobs wait behind busy workers; look at once
+                    nextSample = now;
+                    period = periodNanos;
+                }
                 if (now - nextSample >= 0) {
                     // A wake more than half a period late means the monitor itself was stopped (a GC pause, the OS):
                     // every thread's CPU clock stood still as well, so no worker is judged from that window.
                     boolean onTime = now - nextSample <= periodNanos / 2;
-                    boolean busy = blocked != null ? blocked.sample(now, now - lastSample, onTime) : anyWorkerBusy();
+                    boolean busy;
+                    if (blocked == null) {
+                        busy = anyWorkerBusy();
+                    } else if (dormant) {
+                        busy = false; // not sampling: this wake is for the timers or the linger's end
+                    } else {
+                        busy = judge(now, now - lastSample, onTime);
+                        dormant = !busy; // judge turned sampling off (D1) and no post turned it on since
+                    }
                     lastSample = now;
                     if (busy || timersToWatch) {
                         lastActive = now;
                         period = periodNanos;
+                    } else if (blocked != null && now - lastActive < lingerNanos) {
+                        // Nothing to judge: no periodic samples while jobs do not wait (they cost a pool at low
+                        // load); a post that finds every worker busy wakes the monitor again (J2).
+                        nextSample = lastActive + lingerNanos;
+                        sleepUntil(nextSample);
+                        continue;
                     } else if (now - lastActive >= lingerNanos && gate.exitUnless(this)) {
                         // Nothing counted (X2 saw none), or a new monitor took over: it owns the counts now.
                         ended = true;
@@ -138,6 +194,20 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
                 gate.startFailed(); // a failure ended this monitor: the next busy worker starts another
             }
         }
+    }
+
+    /**
+     * One sample of the workers with detection on, then D1 and D2: whether to keep sampling, because jobs wait
+     * behind busy workers or a worker is counted blocked. When neither holds, the monitor stops sampling (D1) and
+     * looks once more for waiting jobs (D2), so that a post that read "sampling" before D1 (J2) is not missed.
+     */
+    private boolean judge(long now, long window, boolean onTime) {
+        samples++; // the monitor's thread alone writes it
+        blocked.sample(now, window, onTime);
+        if (blocked.countedNow() > 0 || jobsWait()) {
+            return true;
+        }
+        return gate.stopSamplingUnless(jobsWaitWatch); // D1, D2
     }
 
     /**
@@ -188,7 +258,12 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     /** X2: busy words (volatile reads), counted workers, unwatched timers. */
     @Override
     public boolean anythingToWatch() {
-        return (blocked != null && (anyWorkerBusy() || blocked.countedNow() > 0)) || timers.unwatched();
+        return (blocked != null && (blocked.countedNow() > 0 || jobsWait())) || timers.unwatched();
+    }
+
+    /** Samples taken so far with detection on; for tests. */
+    long samples() {
+        return samples;
     }
 
     /** Workers counted blocked now, and jobs counted blocked so far; for statistics. */

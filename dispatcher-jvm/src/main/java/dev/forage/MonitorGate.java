@@ -32,6 +32,13 @@ final class MonitorGate {
             AtomicIntegerFieldUpdater.newUpdater(MonitorGate.class, "state");
 
     private volatile int state;
+    /**
+     * 1 while blocked-job detection samples; the monitor writes 0 (D1) before it parks dormant, and a poster that
+     * finds 0 while jobs wait behind workers that are all busy claims it back and wakes the monitor (J2).
+     */
+    private volatile int sampling;
+    private static final AtomicIntegerFieldUpdater<MonitorGate> SAMPLING =
+            AtomicIntegerFieldUpdater.newUpdater(MonitorGate.class, "sampling");
     /** The running monitor's next wake, a {@link System#nanoTime()} value: M1. */
     private volatile long wakeAt;
 
@@ -46,6 +53,7 @@ final class MonitorGate {
 
     /** A start failed (no thread to be had), or a failure ended the monitor: the next busy worker tries again. */
     void startFailed() {
+        sampling = 0; // or the next post that finds jobs waiting would take the monitor for awake
         STATE.compareAndSet(this, RUNNING, NONE);
     }
 
@@ -66,6 +74,39 @@ final class MonitorGate {
             return true;
         }
         return !STATE.compareAndSet(this, NONE, RUNNING);
+    }
+
+    /**
+     * J2, after J1 (the poster's push, a volatile write, and its read of the sleep counters): true for the one
+     * caller that must wake the monitor to sample, because it was dormant (or not running) while jobs wait behind
+     * workers that are all busy. One volatile read while it samples.
+     */
+    boolean claimSampling() {
+        return sampling == 0 && SAMPLING.compareAndSet(this, 0, 1);
+    }
+
+    boolean isSampling() {
+        return sampling != 0;
+    }
+
+    /**
+     * D1 and D2, on the monitor's thread, when a sample found nothing to judge: stops sampling (D1), then looks
+     * once more whether jobs wait (D2). True if it must sample on: D2 saw jobs, or a poster claimed sampling since
+     * D1 and counts on this monitor. A poster reads the flag after its push (J1, J2): either D2 sees the push, or
+     * J2 sees D1 and wakes the monitor.
+     */
+    boolean stopSamplingUnless(Watch jobsWait) {
+        sampling = 0; // D1
+        if (jobsWait.anythingToWatch()) { // D2
+            claimSampling(); // whoever wins, sampling is on again
+            return true;
+        }
+        return sampling != 0;
+    }
+
+    /** On the monitor's thread, or the thread that starts it: it samples from now on. */
+    void startSampling() {
+        sampling = 1;
     }
 
     /** The pool terminated: no monitor runs again. */

@@ -288,13 +288,15 @@ final class Registry implements PoolProbe, LatchWaker {
      * Every post of jobs pushed on a worker's deque: the sleep protocol's post (P2; I2 and I3 of
      * {@code docs/sleep.md}), then P3 of {@link Retirement}, which brings back a worker whose thread retired. One
      * method for both, so that no post can skip P3: a post that did could leave its job to retired workers only.
-     * P3 costs one read of a word written only when a thread retires or comes back.
+     * P3 costs one read of a word written only when a thread retires or comes back. Last, J2 of the monitor: a
+     * post that finds every worker busy may wake it to look for a worker blocked in user code.
      */
     void newInternalJobs(int count, boolean queueWasEmpty) {
         sleep.newInternalJobs(count, queueWasEmpty);
         if (runner.anyRetired()) {
             runner.restartRetired();
         }
+        monitor.jobsPosted();
     }
 
     /** {@link #newInternalJobs} for jobs pushed on the injector (and timers that nobody watches). */
@@ -303,6 +305,7 @@ final class Registry implements PoolProbe, LatchWaker {
         if (runner.anyRetired()) {
             runner.restartRetired();
         }
+        monitor.jobsPosted();
     }
 
     // Socket readiness.

@@ -59,6 +59,14 @@ interface Sleep extends LatchWaker {
     int idleThreads();
 
     /**
+     * No worker is counted idle or asleep (a snapshot, volatile reads only): a job posted now waits for a busy
+     * worker. The monitor's cue to look for workers blocked in user code.
+     */
+    default boolean noWorkerIdle() {
+        return sleepingThreads() == 0 && idleThreads() == 0;
+    }
+
+    /**
      * Whether a worker that left a lone job beside a producer pauses ({@link Tunable#LONE_JOB_PAUSE_NANOS},
      * {@link SearchPolicy}) rather than yields: with the JEC protocols. The lock-based baselines keep the one yield
      * that the lone-job rule had before the pause, so that they measure what they measured.

@@ -171,14 +171,14 @@ enum Tunable {
      * The monitor's blocked-job threshold, in milliseconds ({@code docs/monitor.md}): a worker that stays in one
      * job this long while its thread hardly runs (its CPU time grows by less than a quarter of the time passed) is
      * counted blocked, and a stand-in takes its place through compensation. It is also the monitor's sampling
-     * period while any worker is busy, so a blocked job is seen after one to two periods. 0, the default, turns
-     * detection off (the monitor still fires timers that no worker watches): the sampling thread, which then lives
-     * while any worker is busy, costs a pool at low load about 15 % more CPU per useful CPU (docs/monitor.md, "What
-     * it costs"), which a pool whose jobs never block should not pay. 10 ms, where a pool opts in: a JDBC call or a
-     * remote call of a few milliseconds is left alone, a {@code Thread.sleep} or a lock held for long is not.
-     * Public as {@link ForagePoolBuilder#blockingDetection}.
+     * period, and the monitor samples only while jobs wait and no worker is idle to take them (the only time a
+     * blocked worker costs the pool anything), so a blocked job is seen two to three periods after a job queues
+     * behind it. 10 ms, the default: a JDBC call or a remote call of a few milliseconds is left alone, a
+     * {@code Thread.sleep}, a lock held for long or a nested {@code future.get()} on a small pool is not. 0 turns
+     * detection off (the monitor still fires timers that no worker watches). Public as
+     * {@link ForagePoolBuilder#blockingDetection}.
      */
-    BLOCKED_JOB_MILLIS("blockedJobMillis", "forage.blockedJobMillis", 0, 0, 60_000),
+    BLOCKED_JOB_MILLIS("blockedJobMillis", "forage.blockedJobMillis", 10, 0, 60_000),
 
     /**
      * The monitor, in milliseconds: how long its thread stays after it last saw a busy worker, a blocked one or a

@@ -35,6 +35,7 @@ class BlockedJobEventTest {
                 SleepingJob job = new SleepingJob();
                 pool.execute(job);
                 assertTrue(job.started.await(60, TimeUnit.SECONDS));
+                pool.execute(() -> { }); // a job behind it: what makes a blocked worker worth a look
                 Watchdog.awaitCondition("the monitor counted the sleeping job blocked", Duration.ofSeconds(60),
                         () -> pool.statistics().blockedJobsDetected() == 1, () -> pool.statistics().toString());
                 pool.shutdownNow();

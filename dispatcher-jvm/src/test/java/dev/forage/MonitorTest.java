@@ -10,10 +10,14 @@ import dev.forage.testing.Watchdog;
 import java.net.ServerSocket;
 import java.net.SocketException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -191,6 +195,9 @@ class MonitorTest {
                 Pools.awaitQuietly(release);
                 done.countDown();
             });
+            CountDownLatch behind = new CountDownLatch(1);
+            pool.execute(behind::countDown); // a job behind it: what makes a blocked worker worth a look
+            assertTrue(behind.await(BOUND.getSeconds(), TimeUnit.SECONDS), pool::toString);
             Watchdog.awaitCondition("the monitor counted the job blocked and a stand-in runs", BOUND,
                     () -> {
                         PoolStatistics s = pool.statistics();
@@ -225,12 +232,21 @@ class MonitorTest {
                 }
             });
             assertTrue(inSection.await(BOUND.getSeconds(), TimeUnit.SECONDS));
-            // Past several sampling periods: run a job through the stand-in, then look at the counts.
-            for (int i = 0; i < 5; i++) {
-                CountDownLatch ran = new CountDownLatch(1);
-                pool.schedule(ran::countDown, 20, TimeUnit.MILLISECONDS);
-                assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS));
-            }
+            // The section's stand-in busy for several sampling periods with a job queued behind it, so that the
+            // monitor samples (jobs wait, no worker idle) while the worker sits in its marked section.
+            CountDownLatch spun = new CountDownLatch(1);
+            pool.execute(() -> {
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                spun.countDown();
+            });
+            CountDownLatch behind = new CountDownLatch(1);
+            pool.execute(behind::countDown);
+            assertTrue(spun.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            assertTrue(behind.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            assertTrue(pool.registry().monitor.thread() != null, "the monitor never sampled: " + pool.statistics());
             PoolStatistics s = pool.statistics();
             assertEquals(0, s.detectedBlockedWorkers(), s.toString());
             assertEquals(1, s.blockedWorkers(), s.toString());
@@ -239,15 +255,108 @@ class MonitorTest {
     }
 
     @Test
-    void detectionIsOffByDefaultAndThenBusyWorkersStartNoMonitor() throws Exception {
-        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build();
+    void byDefaultANestedFutureGetOnAOneThreadPoolReturns() throws Exception {
+        // new ForkJoinPool(1) returns 42 here (CompletableFuture.get on its worker goes through managedBlock); a
+        // Forage worker blocked in get() is found by the monitor, and a stand-in runs the inner job.
+        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build()) {
+            CompletableFuture<Integer> outer = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return CompletableFuture.supplyAsync(() -> 42, pool).get();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, pool);
+            assertEquals(42, (int) outer.get(BOUND.getSeconds(), TimeUnit.SECONDS), pool::toString);
+            assertTrue(pool.statistics().blockedJobsDetected() >= 1, pool.statistics().toString());
+        }
+    }
+
+    @Test
+    void byDefaultNestedGetsOnEveryWorkerOfASmallPoolReturn() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).build()) {
+            List<CompletableFuture<Integer>> outers = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                int n = i;
+                outers.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return CompletableFuture.supplyAsync(() -> n * 10, pool).get() + 1;
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, pool));
+            }
+            for (int i = 0; i < 4; i++) {
+                assertEquals(i * 10 + 1, (int) outers.get(i).get(BOUND.getSeconds(), TimeUnit.SECONDS),
+                        pool::toString);
+            }
+        }
+    }
+
+    @Test
+    void busyWorkersWithNoJobQueuedBehindThemAreNotSampledButAQueuedJobIsRun() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).tune(Tunable.MONITOR_LINGER_MILLIS, 3_600_000)
+                .name(Pools.uniqueName()).build();
                 Occupied held = new Occupied(pool, false)) {
-            assertNull(pool.registry().monitor.thread(), "a monitor thread started with nothing to watch");
-            assertFalse(pool.registry().monitor.gate.isRunning());
+            Monitor monitor = pool.registry().monitor;
+            // A post that lands before a new thread's first idle spell may wake the monitor once: let it settle.
+            Watchdog.awaitCondition("the monitor does not sample", BOUND, () -> !monitor.gate.isSampling(),
+                    pool::toString);
+            long before = monitor.samples();
+            // Time passes (a timer the monitor itself fires, the worker being held) with nothing queued.
+            CountDownLatch fired = new CountDownLatch(1);
+            pool.scheduleTimeout(fired::countDown, 50, TimeUnit.MILLISECONDS);
+            assertTrue(fired.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            assertEquals(before, monitor.samples(), "the monitor sampled a held worker with nothing behind it");
+            assertFalse(monitor.gate.isSampling());
+            // A job queued behind the blocked worker is what makes it sample: the job runs on a stand-in.
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown);
+            assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS), pool::toString);
+            assertTrue(monitor.samples() > before);
+        }
+    }
+
+    @Test
+    void aPoolAtLowLoadTakesAlmostNoSamples() throws Exception {
+        // Low load, one job a millisecond: a post finds a worker asleep or idle, so nothing waits behind a blocked
+        // one. Sampling whenever a worker is busy (at most every 40 ms) would take at least seven samples here; a
+        // post may still find both workers between jobs now and then, and wake the monitor for one look.
+        try (ForagePool pool = ForagePool.builder().threads(2).tune(Tunable.MONITOR_LINGER_MILLIS, 3_600_000)
+                .name(Pools.uniqueName()).build()) {
+            Monitor monitor = pool.registry().monitor;
+            CountDownLatch first = new CountDownLatch(1);
+            pool.execute(first::countDown);
+            assertTrue(first.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            Pools.awaitAllAsleep(pool);
+            Watchdog.awaitCondition("the monitor does not sample", BOUND, () -> !monitor.gate.isSampling(),
+                    pool::toString);
+            long before = monitor.samples();
+            long start = System.nanoTime();
+            for (int i = 0; i < 300; i++) {
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.execute(ran::countDown);
+                assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // the load's pace, not a synchronization
+            }
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            long taken = monitor.samples() - before;
+            assertTrue(taken <= 3, taken + " samples in " + millis + " ms of low load");
+        }
+    }
+
+    @Test
+    void detectionOffStartsNoMonitorForBusyWorkersOnlyForATimerNobodyWatches() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).blockingDetection(0, TimeUnit.MILLISECONDS)
+                .name(Pools.uniqueName()).build();
+                Occupied held = new Occupied(pool, false)) {
+            CountDownLatch queued = new CountDownLatch(1);
+            pool.execute(queued::countDown); // waits behind the held worker: no stand-in without detection
+            assertNull(pool.registry().monitor.thread(), "a monitor thread started with detection off");
             // A timer nobody watches is the one thing that starts it then.
             CountDownLatch fired = new CountDownLatch(1);
             pool.scheduleTimeout(fired::countDown, 1, TimeUnit.MILLISECONDS);
             assertTrue(fired.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+            assertEquals(1, queued.getCount(), "the queued job ran though its worker is held");
         }
     }
 

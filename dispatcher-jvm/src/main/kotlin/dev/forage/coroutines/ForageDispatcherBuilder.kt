@@ -154,12 +154,12 @@ public actual class ForageDispatcherBuilder internal constructor() {
 
     /**
      * Blocking calls without `ForageBlocking`: a worker that stays this long in one job without running (a
-     * `Thread.sleep`, a lock, a blocking read) gets a stand-in thread. Whole milliseconds, 10 ms is a good start;
-     * null (the default) leaves it to the system property `forage.blockedJobMillis`, which is 0 (off) unless set:
-     * the monitor's sampling costs a pool at low load CPU. [kotlin.time.Duration.ZERO] turns detection off. See
+     * `Thread.sleep`, a lock, a blocking read, a nested `future.get()`) gets a stand-in thread once a job queues
+     * behind it. Whole milliseconds; null (the default) leaves it to the system property `forage.blockedJobMillis`,
+     * which is 10 ms unless set. [kotlin.time.Duration.ZERO] turns detection off. See
      * [ForagePoolBuilder.blockingDetection].
      * ```
-     * forageDispatcher { blockingDetection = 10.milliseconds }
+     * forageDispatcher { blockingDetection = 50.milliseconds }
      * ```
      */
     public var blockingDetection: kotlin.time.Duration? = null
