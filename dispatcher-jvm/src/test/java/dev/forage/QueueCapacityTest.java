@@ -253,48 +253,53 @@ class QueueCapacityTest {
     @Test
     void theBlockingExecutorsQueueHoldsThePoolsCapacityAndRefusesTheRestWithTheRule() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
-        CountDownLatch holding = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1000).maxBlockingThreads(1)
-                .name(Pools.uniqueName()).build()) {
-            java.util.concurrent.Executor blocking = pool.blockingExecutor();
-            blocking.execute(() -> {
-                holding.countDown();
-                JoinAnyDepthTest.await(hold, "the test's release");
-            });
-            assertTrue(holding.await(60, TimeUnit.SECONDS));
-            int accepted = 0;
-            RejectedExecutionException refused = null;
-            for (int i = 0; i < 200_000 && refused == null; i++) {
-                try {
-                    blocking.execute(ran::incrementAndGet);
-                    accepted++;
-                } catch (RejectedExecutionException e) {
-                    refused = e;
-                }
-            }
+        ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1000).maxBlockingThreads(2)
+                .name(Pools.uniqueName()).build();
+        try {
+            java.util.concurrent.Executor blocking = pool.blockingExecutor(1);
+            java.util.concurrent.Executor view = pool.blockingExecutor(1); // a view: a queue of its own
+            holdOne(blocking, hold);
+            holdOne(view, hold);
+            int accepted = fillUntilRefused(blocking, ran, 200_000);
             assertEquals(1000, accepted, "the blocking queue holds the pool's queueCapacity, no more");
-            assertTrue(refused != null);
+            RejectedExecutionException refused = assertThrows(RejectedExecutionException.class,
+                    () -> blocking.execute(ran::incrementAndGet));
             assertTrue(refused.getMessage().contains("the blocking executor's queue holds 1000 jobs"),
                     refused.getMessage());
-            // A view of the blocking executor has its own queue, bounded the same way.
-            java.util.concurrent.Executor view = pool.blockingExecutor(1);
-            int viewAccepted = 0;
+            assertEquals(1000, fillUntilRefused(view, ran, 2000), "a view's queue is bounded the same way");
+            hold.countDown();
+            Watchdog.awaitCondition("every accepted blocking task ran", Watchdog.LIMIT, () -> ran.get() == 2000,
+                    pool::toString);
+            blocking.execute(ran::incrementAndGet); // room again
+        } finally {
+            hold.countDown();
+            pool.close();
+        }
+    }
+
+    /** Holds {@code blocking}'s only permit with a task that waits for {@code hold}. */
+    private static void holdOne(java.util.concurrent.Executor blocking, CountDownLatch hold) throws Exception {
+        CountDownLatch holding = new CountDownLatch(1);
+        blocking.execute(() -> {
+            holding.countDown();
+            JoinAnyDepthTest.await(hold, "the test's release");
+        });
+        assertTrue(holding.await(60, TimeUnit.SECONDS));
+    }
+
+    /** Submits up to {@code most} tasks and returns how many were accepted before the first refusal. */
+    private static int fillUntilRefused(java.util.concurrent.Executor blocking,
+            java.util.concurrent.atomic.AtomicInteger ran, int most) {
+        for (int i = 0; i < most; i++) {
             try {
-                for (int i = 0; i < 2000; i++) {
-                    view.execute(ran::incrementAndGet);
-                    viewAccepted++;
-                }
+                blocking.execute(ran::incrementAndGet);
             } catch (RejectedExecutionException e) {
                 assertTrue(e.getMessage().contains("queue capacity exceeded"), e.getMessage());
+                return i;
             }
-            assertTrue(viewAccepted >= 1000 && viewAccepted <= 1001, "view accepted " + viewAccepted);
-            hold.countDown();
-            int expected = accepted + viewAccepted;
-            Watchdog.awaitCondition("every accepted blocking task ran", Watchdog.LIMIT,
-                    () -> ran.get() == expected, pool::toString);
-            blocking.execute(ran::incrementAndGet); // room again
         }
+        return most;
     }
 
     @Test

@@ -113,7 +113,7 @@ class BuilderParitySpec : FunSpec({
         val java = PoolBuilderView(b.poolBuilder())
         java.maxBlockingThreads shouldBe -1
         java.maxParallelism shouldBe 0
-        java.blockedJobMillis shouldBe 0L
+        java.blockedJobMillis shouldBe 10L // the default
         java.queueCapacity shouldBe ForagePoolBuilder.MAX_QUEUE_CAPACITY
     }
 })
