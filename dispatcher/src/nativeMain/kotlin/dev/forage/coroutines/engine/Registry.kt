@@ -11,6 +11,7 @@ import kotlin.concurrent.atomics.decrementAndFetch
 import kotlin.concurrent.atomics.incrementAndFetch
 import kotlinx.cinterop.ExperimentalForeignApi
 import kotlinx.coroutines.Runnable
+import platform.posix.sched_yield
 
 /** The native engine's settings; the common builder sets threads and name, tests the rest. */
 internal class EngineSettings(
@@ -20,6 +21,7 @@ internal class EngineSettings(
     val keepAliveNanos: Long = DEFAULT_KEEP_ALIVE_NANOS,
     val brokenSleep: JecSleep.Broken = JecSleep.Broken.NONE,
     val brokenDeque: WorkDeque.Broken = WorkDeque.Broken.NONE,
+    val brokenRetire: BrokenRetire = BrokenRetire.NONE,
 ) {
     init {
         require(threads in 1..JecCounters.THREADS_MAX) {
@@ -31,6 +33,20 @@ internal class EngineSettings(
     companion object {
         const val DEFAULT_KEEP_ALIVE_NANOS: Long = 60_000_000_000L
     }
+}
+
+/** Deliberately broken retirement and shutdown, for the native stress tests that must show they catch each one. */
+internal enum class BrokenRetire {
+    NONE,
+
+    /** R4 looks at the queues only: the watcher of a far timer retires, and the timer never fires. */
+    RETIRES_WITH_TIMERS_PENDING,
+
+    /** A timer nobody watches only wakes a sleeper, never a retired worker: scheduled after the last one retired, it never fires. */
+    TIMER_WAKES_SLEEPERS_ONLY,
+
+    /** close() neither waits for submissions in flight nor brings back a worker for what they queued. */
+    CLOSE_WITHOUT_HANDOFF,
 }
 
 /**
@@ -77,9 +93,9 @@ internal class Registry(val settings: EngineSettings) {
             worker.push(job)
             return true
         }
-        inFlight.incrementAndFetch()
+        inFlight.incrementAndFetch() // S1
         try {
-            if (shutdown.load()) return false
+            if (shutdown.load()) return false // S2
             newJob(injector.push(job))
             return true
         } finally {
@@ -160,7 +176,13 @@ internal class Registry(val settings: EngineSettings) {
         val deadline = if (delayNanos >= NO_DEADLINE - now) NO_DEADLINE - 1 else now + delayNanos
         val (timer, wake) = timers.add(deadline, action, onClose)
         when (wake) {
-            is Timers.Wake.AnySleeper -> sleep.wakeAnyThreads(1)
+            // Nobody watches the timers: a post like any other (docs/sleep.md 9.1), so that when every worker
+            // has retired one comes back to watch it (P3 against R3/R4: retire's last look sees pending timers).
+            is Timers.Wake.AnySleeper -> if (settings.brokenRetire != BrokenRetire.TIMER_WAKES_SLEEPERS_ONLY) {
+                wakeFor(sleep.newJobs(1, queueWasEmpty = true))
+            } else {
+                sleep.wakeAnyThreads(1)
+            }
             is Timers.Wake.Watcher -> sleep.wakeSpecificThread(wake.index)
             Timers.Wake.None -> Unit
         }
@@ -194,7 +216,8 @@ internal class Registry(val settings: EngineSettings) {
     /**
      * R1-R4 for a worker whose keep-alive passed while it slept in its main loop (still counted inactive, no longer
      * sleeping): R1 mark RETIRING, R2 leave the inactive count, R3 count itself retired, R4 one last look at the
-     * queues. A poster publishes first, then reads the counters word and then the retired count (P1-P3), so either
+     * queues and the timers: a worker never retires while a timer is pending, since a timer needs a worker to fire
+     * it (docs/sleep.md 9.1); another keep-alive begins instead. A poster publishes first, then reads the counters word and then the retired count (P1-P3), so either
      * it counted this worker idle or retired (and starts it again), or R4 comes after its publication and sees the
      * job. Returns true if the thread must end; false if it stays (work at R4, or a poster claimed it).
      */
@@ -203,7 +226,7 @@ internal class Registry(val settings: EngineSettings) {
         if (!slots.compareAndSetAt(i, RUNNING, RETIRING)) return false
         sleep.counters.subInactiveThreadQuietly()
         retired.incrementAndFetch()
-        if (settings.brokenSleep != JecSleep.Broken.NO_RETIRE_CHECK && hasWorkForSleeper()) {
+        if (settings.brokenSleep != JecSleep.Broken.NO_RETIRE_CHECK && (hasWorkForSleeper() || timersKeepWorker())) {
             if (slots.compareAndSetAt(i, RETIRING, RUNNING)) retired.decrementAndFetch()
             sleep.counters.addInactiveThread()
             return false
@@ -239,6 +262,10 @@ internal class Registry(val settings: EngineSettings) {
             }
         }
     }
+
+    /** R4's look at the timers: any pending one keeps the retiring worker (unless a broken variant says not). */
+    private fun timersKeepWorker(): Boolean =
+        settings.brokenRetire != BrokenRetire.RETIRES_WITH_TIMERS_PENDING && !timers.isEmpty()
 
     fun retiredWorkers(): Int = retired.load()
 
@@ -279,7 +306,7 @@ internal class Registry(val settings: EngineSettings) {
      * thread has ended.
      */
     fun close() {
-        if (shutdown.compareAndSet(false, true)) {
+        if (shutdown.compareAndSet(false, true)) { // C1
             for (t in timers.drain()) {
                 try {
                     t.onClose()
@@ -288,11 +315,25 @@ internal class Registry(val settings: EngineSettings) {
                 }
             }
             for (w in workers) w.stopLatch.set()
+            if (settings.brokenRetire != BrokenRetire.CLOSE_WITHOUT_HANDOFF) handOffAfterStop()
         }
         if (currentWorker()?.registry === this) return
         threadsLock.locked {
             while (live.load() > 0) threadsLock.await(NO_DEADLINE)
         }
+    }
+
+    /**
+     * C2 and C3, after C1 (the shutdown flag): waits out the submissions in flight, then brings back a retired
+     * worker if jobs are queued. A submission counts itself in flight before its shutdown check (S1, S2 in
+     * [submit]), so once none is in flight after C1, none can still queue a job. What was queued, a live worker
+     * drains after its stop latch; but when every worker had retired nobody would (a post after C1 restarts no
+     * worker, [wakeFor]): the worker brought back here finds its stop latch set, drains, and ends, and [close]
+     * waits for its thread like any other.
+     */
+    private fun handOffAfterStop() {
+        while (inFlight.load() > 0) sched_yield() // C2: a push in flight takes a few instructions
+        if (hasQueuedJobs()) restartRetired(1) // C3: a RETIRING worker stays, a RETIRED one gets a thread
     }
 
     fun liveThreads(): Int = live.load()

@@ -18,6 +18,12 @@ import kotlinx.coroutines.Runnable
  * The buffer grows (never shrinks) by copying into a buffer twice the size; a thief holding the old buffer still
  * reads the right job at its `top`, since the copy leaves the old buffer untouched and the garbage collector keeps
  * it while a thief can reach it.
+ *
+ * Slots are cleared so that a finished job is not kept reachable by the deque (a coroutine's continuation holds
+ * its whole frame): the owner nulls the slot of a job it pops, and lazily the slots thieves consumed, when it next
+ * finds the deque empty or pushes with [CLEAR_BATCH] consumed slots not yet cleared (the JVM deque's rule). Only
+ * slots below `top` are cleared that way, which no steal can take any more: a thief that reads a cleared slot has
+ * read a stale `top`, and retries.
  */
 internal class WorkDeque(private val broken: Broken = Broken.NONE) {
     /**
@@ -28,6 +34,9 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
     private val ends = AtomicLongArray(PADDED_LENGTH)
     private val buffer = AtomicReference(Buffer(INITIAL_CAPACITY))
 
+    /** Owner only: every slot below this index was cleared after its job was taken. */
+    private var cleared = 0L
+
     /** Owner only. Returns whether the deque was empty before (the JEC's `queueWasEmpty`, docs/sleep.md 3.5). */
     fun push(job: Runnable): Boolean {
         val b = ends.loadAt(BOTTOM)
@@ -36,6 +45,9 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
         if (b - t >= buf.capacity - 1) {
             buf = buf.grow(t, b)
             buffer.store(buf)
+            cleared = t // the new buffer holds nothing below top
+        } else if (t - cleared >= CLEAR_BATCH && broken != Broken.KEEPS_TAKEN_JOBS) {
+            clearTaken(buf, t, b)
         }
         buf[b] = job
         ends.storeAt(BOTTOM, b + 1) // publishes the job: a thief that reads this bottom reads the slot written above
@@ -50,10 +62,14 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
         val t = ends.loadAt(TOP)
         if (t > b) {
             ends.storeAt(BOTTOM, b + 1) // empty: put bottom back
+            if (broken != Broken.KEEPS_TAKEN_JOBS) clearTaken(buf, t, t)
             return null
         }
         val job = buf[b]
-        if (t < b) return job // more than one job left: no thief can reach this one
+        if (t < b) { // more than one job left: no thief can reach this one
+            if (broken != Broken.KEEPS_TAKEN_JOBS) buf[b] = null
+            return job
+        }
         // The last job: thieves may race for it; the CAS on top decides.
         if (broken == Broken.POP_LAST_WITHOUT_CAS) {
             ends.storeAt(BOTTOM, b + 1)
@@ -61,7 +77,18 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
         }
         val won = ends.compareAndSetAt(TOP, t, t + 1)
         ends.storeAt(BOTTOM, b + 1)
+        if (broken != Broken.KEEPS_TAKEN_JOBS) clearTaken(buf, t + 1, t + 1) // ours or the thief's: below top now
         return if (won) job else null
+    }
+
+    /**
+     * Owner only: nulls the slots from [cleared] up to [top], whose jobs were taken, but for those whose place in
+     * the ring a job up to [bottom] already took again (index i shares its slot with i + capacity): a slot that
+     * far behind was overwritten, and nulling it would drop a queued job.
+     */
+    private fun clearTaken(buf: Buffer, top: Long, bottom: Long) {
+        for (i in maxOf(cleared, bottom - buf.capacity + 1) until top) buf[i] = null
+        cleared = top
     }
 
     /** Any thread: the oldest job, null if empty, or [RETRY] when another thread took it first. */
@@ -69,7 +96,8 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
         val t = ends.loadAt(TOP)
         val b = ends.loadAt(BOTTOM) // after top (sequential consistency): a job between them was published by push
         if (t >= b) return null
-        val job = buffer.load()[t]
+        // A cleared slot: the owner cleared it after top moved past t, so the CAS below would fail too.
+        val job = buffer.load()[t] ?: return RETRY
         return if (ends.compareAndSetAt(TOP, t, t + 1)) job else RETRY
     }
 
@@ -77,8 +105,17 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
 
     fun size(): Int = (ends.loadAt(BOTTOM) - ends.loadAt(TOP)).coerceAtLeast(0L).toInt()
 
+    /** Owner only, for tests: the slots of the current buffer that still hold a job, taken or not. */
+    fun slotsHoldingJobs(): Int = buffer.load().holding()
+
     /** A deliberately broken deque, for the stress tests that must show they catch it. */
-    enum class Broken { NONE, POP_LAST_WITHOUT_CAS }
+    enum class Broken {
+        NONE,
+        POP_LAST_WITHOUT_CAS,
+
+        /** Taken jobs stay in their slots until overwritten: the deque keeps finished work reachable. */
+        KEEPS_TAKEN_JOBS,
+    }
 
     private class Buffer(val capacity: Int) {
         private val slots = AtomicArray<Runnable?>(capacity) { null }
@@ -87,6 +124,8 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
         operator fun get(index: Long): Runnable? = slots.loadAt((index and mask.toLong()).toInt())
 
         operator fun set(index: Long, job: Runnable?) = slots.storeAt((index and mask.toLong()).toInt(), job)
+
+        fun holding(): Int = (0 until capacity).count { slots.loadAt(it) != null }
 
         fun grow(top: Long, bottom: Long): Buffer {
             val bigger = Buffer(capacity * 2)
@@ -97,6 +136,9 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
 
     companion object {
         private const val INITIAL_CAPACITY = 256
+
+        /** Consumed slots a push leaves uncleared at most (the JVM deque's batch). */
+        private const val CLEAR_BATCH = 32
         private const val TOP = 8
         private const val BOTTOM = 16
         private const val PADDED_LENGTH = 24

@@ -2,6 +2,7 @@
 
 package dev.forage.coroutines.stress
 
+import dev.forage.coroutines.engine.BrokenRetire
 import dev.forage.coroutines.engine.EngineSettings
 import dev.forage.coroutines.engine.JecCounters
 import dev.forage.coroutines.engine.JecSleep
@@ -32,6 +33,7 @@ internal class Race(
     val threads: Int,
     val sleep: JecSleep.Broken = JecSleep.Broken.NONE,
     val deque: WorkDeque.Broken = WorkDeque.Broken.NONE,
+    val retire: BrokenRetire = BrokenRetire.NONE,
     /** Whether the variant is broken in a way this race must catch. */
     val mustFail: Boolean,
     val body: (RaceRun) -> String?,
@@ -50,7 +52,7 @@ internal class RaceRun(val race: Race, val deadline: Long, val progress: AtomicL
     }
 
     fun pool(keepAliveNanos: Long = 0L): Registry =
-        Registry(EngineSettings("stress", race.threads, keepAliveNanos, race.sleep, race.deque))
+        Registry(EngineSettings("stress", race.threads, keepAliveNanos, race.sleep, race.deque, race.retire))
 }
 
 /** How long a bad state must last to count as a lost wake-up. */
@@ -207,6 +209,71 @@ internal fun retireVsPost(run: RaceRun): String? {
     } finally {
         releaseStuck(pool)
     }
+}
+
+/**
+ * A timer against retirement (docs/sleep.md 9.1): a keep-alive of a few microseconds makes the workers retire
+ * between the timers, which are set at random points of that way (some before the last worker retired, some
+ * after), each a little later than the keep-alive. A worker must not retire while a timer is pending, and a timer
+ * set after the last one retired must bring one back. Bad state: a timer past its deadline while no worker thread
+ * is left.
+ */
+internal fun timerVsRetire(run: RaceRun): String? {
+    val pool = run.pool(keepAliveNanos = 20_000L)
+    try {
+        var set = 0L
+        var afterRetirement = 0L
+        while (run.timeLeft()) {
+            spinFor(run.random.nextLong(0L, 80_000L))
+            if (pool.liveThreads() == 0) afterRetirement++
+            val fired = AtomicBoolean(false)
+            val delay = run.random.nextLong(0L, 60_000L)
+            val due = nanoTime() + delay
+            pool.schedule(delay, { fired.store(true) }, { })
+            set++
+            awaitOrStuck({ fired.load() }, { nanoTime() > due && pool.liveThreads() == 0 }, { describe(pool) })
+                ?.let { return "timer $set: $it" }
+            run.round()
+        }
+        if (afterRetirement == 0L) return "no timer was set after the workers retired: the race was never run"
+        return null
+    } finally {
+        releaseStuck(pool)
+    }
+}
+
+/**
+ * close() against an outside submission, on pools whose only worker has retired (docs/lifecycle.md, "Shutdown"):
+ * every job that [Registry.submit] accepted must have run when close() returns. Bad state (checked once close
+ * returned): a job accepted and never run.
+ */
+internal fun closeVsSubmit(run: RaceRun): String? {
+    var rounds = 0L
+    var accepted = 0L
+    while (run.timeLeft()) {
+        val pool = run.pool(keepAliveNanos = 1_000L)
+        val ran = AtomicBoolean(false)
+        val took = AtomicInt(-1) // -1: not yet, 0: refused, 1: accepted
+        awaitOrStuck({ pool.liveThreads() == 0 && pool.retiredWorkers() == run.race.threads }, { false }, { describe(pool) })
+            ?.let { return "round $rounds: the workers did not retire: $it" }
+        val spin = run.random.nextLong(0L, 20_000L)
+        startPosixThread("stress-submitter") {
+            spinFor(spin)
+            took.store(if (pool.submit(Runnable { ran.store(true) })) 1 else 0)
+        }
+        spinFor(run.random.nextLong(0L, 20_000L))
+        pool.close()
+        while (took.load() < 0) { /* the submitter's verdict */ }
+        if (took.load() == 1) {
+            accepted++
+            // close() returned: every accepted job has run by now, or never will.
+            if (!ran.load()) return "round $rounds: a job accepted while the pool closed never ran (${describe(pool)})"
+        }
+        rounds++
+        run.round()
+    }
+    if (accepted == 0L) return "no submission was accepted in $rounds rounds: the race was never run"
+    return null
 }
 
 /**

@@ -2,6 +2,7 @@
 
 package dev.forage.coroutines.stress
 
+import dev.forage.coroutines.engine.BrokenRetire
 import dev.forage.coroutines.engine.JecSleep
 import dev.forage.coroutines.engine.WorkDeque
 import dev.forage.coroutines.engine.nanoTime
@@ -39,6 +40,13 @@ internal fun races(): List<Race> = buildList {
         add(Race("retire vs post, $threads workers", threads, mustFail = false, body = ::retireVsPost))
     }
     add(Race("retire vs post, no last look before leaving", 1, JecSleep.Broken.NO_RETIRE_CHECK, mustFail = true, body = ::retireVsPost))
+    for (threads in listOf(1, 2)) {
+        add(Race("timer vs retire, $threads workers", threads, mustFail = false, body = ::timerVsRetire))
+    }
+    add(Race("timer vs retire, the last look ignores pending timers", 1, retire = BrokenRetire.RETIRES_WITH_TIMERS_PENDING, mustFail = true, body = ::timerVsRetire))
+    add(Race("timer vs retire, a timer wakes sleepers only", 1, retire = BrokenRetire.TIMER_WAKES_SLEEPERS_ONLY, mustFail = true, body = ::timerVsRetire))
+    add(Race("close vs submit on retired workers", 1, mustFail = false, body = ::closeVsSubmit))
+    add(Race("close vs submit, close neither waits nor hands off", 1, retire = BrokenRetire.CLOSE_WITHOUT_HANDOFF, mustFail = true, body = ::closeVsSubmit))
     add(Race("steal vs pop of the last job", 2, mustFail = false, body = ::stealVsPop))
     add(Race("steal vs pop of the last job, pop without the CAS", 2, deque = WorkDeque.Broken.POP_LAST_WITHOUT_CAS, mustFail = true, body = ::stealVsPop))
 }

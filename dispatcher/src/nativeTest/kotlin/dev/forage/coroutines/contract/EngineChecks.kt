@@ -76,6 +76,83 @@ fun engineChecks(): List<ContractCase> = listOf(
         checkEquals(1000, n, "every job taken once")
         checkTrue(deque.isEmpty() && deque.pop() == null && deque.steal() == null, "empty afterwards")
     },
+    ContractCase("engine: the deque keeps no job it handed out (a finished coroutine is not kept reachable)") {
+        for (broken in listOf(WorkDeque.Broken.NONE, WorkDeque.Broken.KEEPS_TAKEN_JOBS)) {
+            val deque = WorkDeque(broken)
+            repeat(3) { // popped, stolen, and the two mixed, across the ring's wrap
+                repeat(200) { deque.push(Runnable { }) }
+                repeat(100) { deque.pop() }
+                while (deque.steal().let { it != null }) { /* thieves' share, RETRY included */ }
+            }
+            checkTrue(deque.pop() == null, "empty")
+            val held = deque.slotsHoldingJobs()
+            if (broken == WorkDeque.Broken.NONE) {
+                // The lazy clearing must skip slots the ring already reused: 31 taken, 254 more queued (the ring
+                // of 256 wraps), 69 more taken, then a push clears the first 100: the queued jobs 256 to 284 sit
+                // in the slots of 0 to 28.
+                val ring = WorkDeque()
+                val queued = (0 until 286).map { Runnable { } }
+                for (i in 0 until 31) ring.push(queued[i])
+                repeat(31) { checkTrue(ring.steal() === queued[it], "steal $it") }
+                for (i in 31 until 285) ring.push(queued[i])
+                repeat(69) { checkTrue(ring.steal() === queued[31 + it], "steal ${31 + it}") }
+                ring.push(queued[285])
+                var retries = 0
+                for (i in 100 until 286) {
+                    var job = ring.steal()
+                    while (job === WorkDeque.RETRY && retries < 1000) {
+                        retries++
+                        job = ring.steal()
+                    }
+                    checkTrue(job === queued[i], "job $i after the ring wrapped and a push cleared taken slots")
+                }
+                checkTrue(ring.steal() == null, "every queued job taken once")
+            }
+            if (broken == WorkDeque.Broken.NONE) {
+                checkEquals(0, held, "slots still holding a taken job")
+            } else {
+                checkTrue(held > 0, "the broken variant that keeps taken jobs is seen by this check ($held held)")
+            }
+        }
+    },
+    ContractCase("engine: a timer set after every worker retired fires, and one beyond the keep-alive keeps its watcher") {
+        val pool = Registry(EngineSettings("check-timer-retire", 1, keepAliveNanos = 20_000_000L))
+        try {
+            awaitTrue("the worker retired") { pool.liveThreads() == 0 && pool.retiredWorkers() == 1 }
+            val fired = AtomicInt(0)
+            pool.schedule(10_000_000L, { fired.incrementAndFetch() }, { })
+            awaitTrue("the timer set after the retirement fired") { fired.load() == 1 }
+            // A timer five keep-alives away: its watcher's keep-alive passes first, and it must not retire.
+            pool.schedule(100_000_000L, { fired.incrementAndFetch() }, { })
+            awaitTrue("the timer beyond the keep-alive fired") { fired.load() == 2 }
+            checkEquals(0L, pool.uncaughtExceptions(), "failures")
+        } finally {
+            pool.close()
+        }
+    },
+    ContractCase("engine: close after every worker retired runs the job a submission queued meanwhile") {
+        var accepted = 0
+        val random = Random(7)
+        repeat(100) { round ->
+            val pool = Registry(EngineSettings("check-close-retired", 1, keepAliveNanos = 1_000_000L))
+            awaitTrue("round $round: the worker retired") { pool.liveThreads() == 0 && pool.retiredWorkers() == 1 }
+            val go = AtomicInt(0)
+            val closed = AtomicInt(0)
+            startPosixThread("check-closer") {
+                while (go.load() == 0) { /* released with the submission */ }
+                pool.close()
+                closed.store(1)
+            }
+            val ran = AtomicInt(0)
+            go.store(1)
+            spinNanos(random.nextLong(0L, 40_000L)) // lands the submission before, during or after the close
+            if (pool.submit(Runnable { ran.store(1) })) accepted++ else ran.store(-1)
+            awaitTrue("round $round: close returned") { closed.load() == 1 }
+            checkTrue(ran.load() != 0, "round $round: an accepted job had not run when close returned")
+            checkEquals(0, pool.liveThreads(), "round $round: threads alive after close")
+        }
+        checkTrue(accepted > 0, "no submission was accepted: the case never ran")
+    },
     ContractCase("engine: the deque under one owner and two thieves takes every job exactly once") {
         val deque = WorkDeque()
         val n = 200_000
