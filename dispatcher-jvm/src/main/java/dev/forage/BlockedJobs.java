@@ -22,15 +22,20 @@ final class BlockedJobs {
     private final Worker[] workers;
     private final ThreadedRunner runner;
     private final ThreadCpu cpu;
-    private long[] lastBusy = new long[0];
-    private long[] lastJobs = new long[0];
-    private long[] lastCpu = new long[0];
-    private Thread[] lastThread = new Thread[0];
+    // Empty until the first sample (shared empty arrays: a pool whose monitor never samples, the usual idle or
+    // lightly loaded pool now that detection is on by default, holds none of its own).
+    private long[] lastBusy = NO_LONGS;
+    private long[] lastJobs = NO_LONGS;
+    private long[] lastCpu = NO_LONGS;
+    private Thread[] lastThread = NO_THREADS;
     /** When the monitor first saw worker i in its current job. */
-    private long[] firstSeen = new long[0];
-    private boolean[] counted = new boolean[0];
+    private long[] firstSeen = NO_LONGS;
+    private boolean[] counted = NO_BOOLEANS;
     /** Worker i looked stuck in the last window: one more such window in the same job counts it blocked. */
-    private boolean[] suspect = new boolean[0];
+    private boolean[] suspect = NO_BOOLEANS;
+    private static final long[] NO_LONGS = new long[0];
+    private static final Thread[] NO_THREADS = new Thread[0];
+    private static final boolean[] NO_BOOLEANS = new boolean[0];
     /** Workers counted blocked now. */
     private volatile int countedNow;
     /** Jobs counted blocked so far. */

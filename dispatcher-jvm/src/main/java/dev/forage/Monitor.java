@@ -32,8 +32,6 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     private volatile Thread thread;
     /** Samples of blocked-job detection taken so far; written by the monitor's thread only, read by tests. */
     private volatile long samples;
-    /** D2's look ({@link MonitorGate#stopSamplingUnless}). */
-    private final MonitorGate.Watch jobsWaitWatch = this::jobsWait;
 
     /** A pool's monitor; {@code runner} null for a pool that callers run, which has none. */
     Monitor(Registry registry, ThreadedRunner runner) {
@@ -207,7 +205,7 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
         if (blocked.countedNow() > 0 || jobsWait()) {
             return true;
         }
-        return gate.stopSamplingUnless(jobsWaitWatch); // D1, D2
+        return gate.stopSamplingUnless(this::jobsWait); // D1, D2
     }
 
     /**

@@ -28,7 +28,7 @@ class ForageLatchTest {
                 latch.awaitUninterruptibly();
                 aDone.countDown();
             });
-            aDone.await();
+            Watchdog.awaitLatch("A's wait ran the job that set its latch", Watchdog.LIMIT, aDone, pool::toString);
 
             CountDownLatch aDoneAgain = new CountDownLatch(1);
             pool.execute(() -> {
@@ -41,7 +41,8 @@ class ForageLatchTest {
                 }
                 aDoneAgain.countDown();
             });
-            aDoneAgain.await();
+            Watchdog.awaitLatch("A's interruptible wait ran the job that set its latch", Watchdog.LIMIT, aDoneAgain,
+                    pool::toString);
         }
     }
 
@@ -59,7 +60,7 @@ class ForageLatchTest {
                 l.awaitUninterruptibly();
                 done.countDown();
             });
-            created.await();
+            Watchdog.awaitLatch("the waiting job made its latch", Watchdog.LIMIT, created, pool::toString);
         }
 
         ForageLatch latch() {
@@ -74,7 +75,8 @@ class ForageLatchTest {
             WaitingJob job = new WaitingJob(pool);
             Pools.awaitAllAsleep(pool); // asleep inside the wait
             pool.execute(() -> job.latch().set());
-            job.done.await();
+            Watchdog.awaitLatch("the sleeping owner woke for new work and its wait ended", Watchdog.LIMIT, job.done,
+                    pool::toString);
         }
     }
 
@@ -86,7 +88,8 @@ class ForageLatchTest {
             Pools.awaitAllAsleep(pool);
             long latchWakeups = pool.statistics().latchWakeups();
             job.latch().set();
-            job.done.await();
+            Watchdog.awaitLatch("the set from outside woke the sleeping owner", Watchdog.LIMIT, job.done,
+                    pool::toString);
             assertEquals(latchWakeups + 1, pool.statistics().latchWakeups(), pool.statistics().toString());
             assertTrue(job.latch().isSet());
         }
@@ -104,7 +107,8 @@ class ForageLatchTest {
             }
         }, "not-the-owner");
         other.start();
-        other.join();
+        other.join(Watchdog.scaled(Watchdog.LIMIT).toMillis());
+        assertFalse(other.isAlive(), "a thread that is not the owner is still waiting on the latch");
         assertTrue(thrown.get() instanceof IllegalStateException, String.valueOf(thrown.get()));
         assertTrue(thrown.get().getMessage().contains("not-the-owner")
                 && thrown.get().getMessage().contains("only its owner"), thrown.get().getMessage());

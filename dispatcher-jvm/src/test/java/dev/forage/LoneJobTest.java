@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>The step tests walk the rule, and the search order of a worker just woken, on workers whose threads are
  * held back. The others pin its liveness in a running pool: a lone job whose owner blocks in user code, or keeps
  * busy, is still taken, from a pool whose other workers are awake or asleep. A rule that left lone jobs for good
- * hangs them; the watchdog turns that into a failure with a thread dump. What the rule is for (a chain of jobs
+ * fails a trip's bounded wait, with a thread dump. What the rule is for (a chain of jobs
  * that stays on its core) is a speed property, measured by {@code chain-exec-200k} in the benchmarks, not
  * asserted here.
  */
@@ -222,7 +222,7 @@ class LoneJobTest {
                     }
                     ownerDone.countDown();
                 });
-                ownerDone.await();
+                awaitTrip(ownerDone, "trip " + trip + ": the lone job behind the blocked owner was taken", pool);
             }
         }
     }
@@ -241,8 +241,13 @@ class LoneJobTest {
                     }
                     ownerDone.countDown();
                 });
-                ownerDone.await();
+                awaitTrip(ownerDone, "trip " + trip + ": the lone job behind the busy owner was taken", pool);
             }
         }
+    }
+
+    /** A trip's end, asserted: the other worker took the lone job within the bound (it does within microseconds). */
+    private static void awaitTrip(CountDownLatch done, String what, ForagePool pool) throws InterruptedException {
+        Watchdog.awaitLatch(what, java.time.Duration.ofSeconds(30), done, pool::toString);
     }
 }

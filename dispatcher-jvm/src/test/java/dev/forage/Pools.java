@@ -22,9 +22,14 @@ final class Pools {
         return Boolean.getBoolean("forage.stress.long");
     }
 
-    /** A new pool with a unique name, so its threads can be told apart from every other test's. */
+    /**
+     * A new pool with a unique name, so its threads can be told apart from every other test's. Blocked-job
+     * detection is off: these pools test the engine's own liveness (a lost wake-up, a job nobody takes), which the
+     * monitor's stand-ins must not rescue after 20 ms and so hide; {@code MonitorTest} builds its own.
+     */
     static ForagePool pool(int threads) {
-        return ForagePool.builder().threads(threads).name(uniqueName()).build();
+        return ForagePool.builder().threads(threads).name(uniqueName())
+                .blockingDetection(0, java.util.concurrent.TimeUnit.MILLISECONDS).build();
     }
 
     static String uniqueName() {

@@ -11,12 +11,21 @@ import org.junit.jupiter.api.Test;
 @Watchdog.Budget(seconds = 60)
 class ThreadParkerTest {
     @Test
-    void anUnparkBeforeTheParkIsAPermitThatEndsItAtOnce() {
-        // Without the permit this park would last forever and the watchdog would fail the test.
+    void anUnparkBeforeTheParkIsAPermitThatEndsItAtOnce() throws Exception {
+        // The park runs on a thread of its own, so that a park the permit does not end fails the assertion below
+        // (with a thread dump) instead of holding the test until the watchdog.
         Parker parker = new ThreadParker();
-        parker.bindCurrentThread();
-        parker.unpark();
-        parker.park(Parker.FOREVER);
+        CountDownLatch returned = new CountDownLatch(1);
+        Thread parked = new Thread(() -> {
+            parker.bindCurrentThread();
+            parker.unpark();
+            parker.park(Parker.FOREVER);
+            returned.countDown();
+        }, "parker-permit");
+        parked.setDaemon(true);
+        parked.start();
+        Watchdog.awaitLatch("the park after an unpark returned", Watchdog.LIMIT, returned,
+                () -> parked.getName() + " is " + parked.getState());
     }
 
     @Test
@@ -33,11 +42,13 @@ class ThreadParkerTest {
             }
             done.countDown();
         });
+        sleeper.setDaemon(true);
         sleeper.start();
-        bound.await();
+        Watchdog.awaitLatch("the sleeper bound the parker", Watchdog.LIMIT, bound, sleeper::toString);
         stop.set(true);
         parker.unpark();
-        done.await();
+        Watchdog.awaitLatch("the unpark reached the parked sleeper", Watchdog.LIMIT, done,
+                () -> sleeper.getName() + " is " + sleeper.getState());
         sleeper.join();
         assertEquals(Thread.State.TERMINATED, sleeper.getState());
     }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Timers, served by sleeping workers. "No earlier than asked" is checked against {@link System#nanoTime()}: that
- * is a correctness property, not a speed assertion. A timer that never fires is a hang the watchdog reports.
+ * is a correctness property, not a speed assertion. A timer that has not fired within the wait's bound fails the
+ * test with a thread dump.
  */
 @Watchdog.Budget(seconds = 120)
 class TimerTest {
@@ -32,7 +33,7 @@ class TimerTest {
                     firedAt.set(System.nanoTime());
                     fired.countDown();
                 }, delayMillis, TimeUnit.MILLISECONDS);
-                fired.await();
+                Watchdog.awaitLatch("the timer of " + delayMillis + " ms fired", Watchdog.LIMIT, fired, pool::toString);
                 assertTrue(firedAt.get() - scheduledAt >= TimeUnit.MILLISECONDS.toNanos(delayMillis),
                         "fired " + (firedAt.get() - scheduledAt) + " ns after scheduling, asked "
                                 + delayMillis + " ms");
@@ -56,7 +57,7 @@ class TimerTest {
             // A later timer: once it fired, the cancelled one's deadline is long past.
             CountDownLatch later = new CountDownLatch(1);
             pool.schedule(later::countDown, 60, TimeUnit.MILLISECONDS);
-            later.await();
+            Watchdog.awaitLatch("the later timer fired", Watchdog.LIMIT, later, pool::toString);
             assertFalse(ran.get(), "the cancelled timer ran");
             assertFalse(h.hasFired());
             assertEquals(0, pool.registry().timers.size());
@@ -99,7 +100,8 @@ class TimerTest {
                 }
                 return null;
             });
-            all.await();
+            Watchdog.awaitLatch("every timer fired", Watchdog.LIMIT, all,
+                    () -> all.getCount() + " of " + n + " left; " + pool);
             for (int i = 0; i < n; i++) {
                 assertEquals(1, fired.get(i), "timer " + i);
                 assertEquals(0, early.get(i), "timer " + i + " fired early");
@@ -115,14 +117,15 @@ class TimerTest {
                 Pools.awaitAllAsleep(pool);
                 CountDownLatch fired = new CountDownLatch(1);
                 pool.schedule(fired::countDown, 10, TimeUnit.MILLISECONDS);
-                fired.await();
+                Watchdog.awaitLatch("a timer set while every worker slept fired", Watchdog.LIMIT, fired,
+                        pool::toString);
             }
         }
     }
 
     /**
      * The watcher sleeps until a far deadline; an earlier timer must make it re-read its deadline. If it did
-     * not, the second timer would wait for the first (an hour): the watchdog reports that as a hang.
+     * not, the second timer would wait for the first (an hour), and the bounded wait for it fails.
      */
     @Test
     void anEarlierTimerWakesTheWatcherSleepingOnALaterOne() throws Exception {
@@ -133,7 +136,8 @@ class TimerTest {
                     pool::toString);
             CountDownLatch fired = new CountDownLatch(1);
             pool.schedule(fired::countDown, 10, TimeUnit.MILLISECONDS);
-            fired.await();
+            // Bounded far below the far timer's hour: a watcher that did not re-read its deadline fails here.
+            Watchdog.awaitLatch("the earlier timer fired before the far one", Watchdog.LIMIT, fired, pool::toString);
             assertTrue(far.cancel());
         }
     }
@@ -143,7 +147,7 @@ class TimerTest {
         try (ForagePool pool = Pools.pool(1)) {
             CountDownLatch fired = new CountDownLatch(1);
             pool.install(() -> pool.schedule(fired::countDown, 5, TimeUnit.MILLISECONDS));
-            fired.await();
+            Watchdog.awaitLatch("the timer scheduled from a worker fired", Watchdog.LIMIT, fired, pool::toString);
         }
     }
 
@@ -160,8 +164,12 @@ class TimerTest {
                 return null;
             }));
             pool.schedule(fired::countDown, 5, TimeUnit.MILLISECONDS);
-            fired.await();
-            stop.set(true);
+            try {
+                Watchdog.awaitLatch("a timer fired while every worker was busy", Watchdog.LIMIT, fired,
+                        pool::toString);
+            } finally {
+                stop.set(true);
+            }
         }
     }
 

@@ -192,6 +192,19 @@ public final class Watchdog implements InvocationInterceptor {
         }
     }
 
+    /**
+     * Waits for {@code latch}, failing with {@code what}, {@code state.get()} and a thread dump once {@code limit}
+     * (scaled) has passed: an assertion that the event happened, instead of a wait that only the watchdog ends.
+     */
+    public static void awaitLatch(String what, Duration limit, java.util.concurrent.CountDownLatch latch,
+            Supplier<String> state) throws InterruptedException {
+        Duration budget = scaled(limit);
+        if (!latch.await(budget.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            throw new AssertionError("timed out after " + describe(budget) + " waiting until " + what + "; "
+                    + state.get() + "\nThread dump:\n" + threadDump());
+        }
+    }
+
     private static <T> T watch(String name, Duration nominal, Supplier<String> context, Body<T> body)
             throws Throwable {
         Duration budget = scaled(nominal);
