@@ -6,6 +6,7 @@ import io.kotest.matchers.shouldBe
 import io.kotest.matchers.string.shouldContain
 import io.kotest.matchers.string.shouldStartWith
 import java.util.concurrent.CountDownLatch
+import java.util.concurrent.Executor
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicReference
 import kotlinx.coroutines.CoroutineScope
@@ -25,13 +26,7 @@ class QueueFullDispatchSpec : FunSpec({
             queueCapacity = 1
             whenQueueFull = QueueFullPolicy.CALLER_RUNS
         }.use { d ->
-            val hold = CountDownLatch(1)
-            val held = CountDownLatch(1)
-            d.pool.execute {
-                held.countDown()
-                hold.await(60, TimeUnit.SECONDS)
-            }
-            held.await(60, TimeUnit.SECONDS) shouldBe true
+            val hold = holdWith(d.pool)
             d.pool.execute { } // the queue's one place
             val javaRanOn = AtomicReference<Thread>()
             d.pool.execute { javaRanOn.set(Thread.currentThread()) }
@@ -57,13 +52,7 @@ class QueueFullDispatchSpec : FunSpec({
                 whenQueueFull = policy
             }.use { d ->
                 val view = d.limitedParallelism(1)
-                val hold = CountDownLatch(1)
-                val held = CountDownLatch(1)
-                d.pool.execute {
-                    held.countDown()
-                    hold.await(60, TimeUnit.SECONDS)
-                }
-                held.await(60, TimeUnit.SECONDS) shouldBe true
+                val hold = holdWith(d.pool)
                 d.pool.execute { } // the queue's one place
 
                 val bodyRanOn = AtomicReference<Thread>()
@@ -98,13 +87,7 @@ class QueueFullDispatchSpec : FunSpec({
                 maxBlockingThreads = 1
                 whenQueueFull = policy
             }.use { d ->
-                val hold = CountDownLatch(1)
-                val held = CountDownLatch(1)
-                d.pool.blockingExecutor().execute {
-                    held.countDown()
-                    hold.await(60, TimeUnit.SECONDS)
-                }
-                held.await(60, TimeUnit.SECONDS) shouldBe true
+                val hold = holdWith(d.pool.blockingExecutor())
                 val ranOn = java.util.concurrent.CopyOnWriteArrayList<String>()
                 val jobs = (0 until 3).map { i ->
                     CoroutineScope(d.blocking).launch { ranOn.add("$i on ${Thread.currentThread().name}") }
@@ -122,3 +105,18 @@ class QueueFullDispatchSpec : FunSpec({
         }
     }
 })
+
+/**
+ * Holds the only thread [executor] runs tasks on with a task that waits for the returned latch, and returns once
+ * that task runs: what the executor takes next waits in its queue.
+ */
+private fun holdWith(executor: Executor): CountDownLatch {
+    val hold = CountDownLatch(1)
+    val held = CountDownLatch(1)
+    executor.execute {
+        held.countDown()
+        hold.await(60, TimeUnit.SECONDS)
+    }
+    held.await(60, TimeUnit.SECONDS) shouldBe true
+    return hold
+}
