@@ -41,6 +41,9 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
 
         /** A retiring worker leaves without its last look at the queues. */
         NO_RETIRE_CHECK,
+
+        /** E2 skipped: a worker leaving the idle state with jobs still queued wakes no sleeper for them. */
+        NO_HANDOFF,
     }
 
     private class WorkerSleepState {
@@ -63,7 +66,7 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
     /** E1 and E2: leaves the inactive count; wakes one sleeper when work is unclaimed (the hand-off rule). */
     fun workFound(pool: Registry) {
         val sleepers = counters.subInactiveThread()
-        if (sleepers > 0 && pool.hasUnclaimedWork()) wakeAnyThreads(1)
+        if (sleepers > 0 && broken != Broken.NO_HANDOFF && pool.hasUnclaimedWork()) wakeAnyThreads(1)
     }
 
     /**

@@ -212,6 +212,44 @@ internal fun retireVsPost(run: RaceRun): String? {
 }
 
 /**
+ * The hand-off rule, E2 (docs/sleep.md 3.6): both workers asleep, an outside thread posts job X, which blocks in
+ * user code until job Y has run, then Y. X's post wakes a sleeper; Y's post finds that worker counted idle (woken,
+ * not yet searching) and wakes nobody, counting on it; it takes X and blocks. Leaving the idle state with Y still
+ * queued, it must wake the other sleeper for Y (E2). Bad state: a job queued while every other worker sleeps.
+ */
+internal fun handOffVsSleep(run: RaceRun): String? {
+    val pool = run.pool()
+    val abort = AtomicBoolean(false)
+    val others = run.race.threads - 1
+    try {
+        var round = 0L
+        while (run.timeLeft()) {
+            awaitOrStuck({ allBlocked(pool) }, { false }, { describe(pool) })
+                ?.let { return "round $round: the workers did not fall asleep: $it" }
+            val yRan = AtomicBoolean(false)
+            val xDone = AtomicBoolean(false)
+            pool.submit(Runnable {
+                while (!yRan.load() && !abort.load()) { /* blocked in user code until Y runs */ }
+                xDone.store(true)
+            })
+            spinFor(run.random.nextLong(0L, 4_000L))
+            pool.submit(Runnable { yRan.store(true) })
+            awaitOrStuck(
+                { xDone.load() },
+                { !yRan.load() && pool.hasQueuedJobs() && (0 until run.race.threads).count { pool.sleep.isBlocked(it) } == others },
+                { describe(pool) },
+            )?.let { return "round $round: $it" }
+            round++
+            run.round()
+        }
+        return null
+    } finally {
+        abort.store(true)
+        releaseStuck(pool)
+    }
+}
+
+/**
  * A timer against retirement (docs/sleep.md 9.1): a keep-alive of a few microseconds makes the workers retire
  * between the timers, which are set at random points of that way (some before the last worker retired, some
  * after), each a little later than the keep-alive. A worker must not retire while a timer is pending, and a timer

@@ -40,6 +40,8 @@ internal fun races(): List<Race> = buildList {
         add(Race("retire vs post, $threads workers", threads, mustFail = false, body = ::retireVsPost))
     }
     add(Race("retire vs post, no last look before leaving", 1, JecSleep.Broken.NO_RETIRE_CHECK, mustFail = true, body = ::retireVsPost))
+    add(Race("hand-off vs sleep (E2), 2 workers", 2, mustFail = false, body = ::handOffVsSleep))
+    add(Race("hand-off vs sleep, E2 skipped", 2, JecSleep.Broken.NO_HANDOFF, mustFail = true, body = ::handOffVsSleep))
     for (threads in listOf(1, 2)) {
         add(Race("timer vs retire, $threads workers", threads, mustFail = false, body = ::timerVsRetire))
     }

@@ -220,6 +220,8 @@ fun engineChecks(): List<ContractCase> = listOf(
                 })
             }
             awaitTrue("the good jobs ran") { ran.load() == 90 }
+            // A failing job may still be reporting when the last good one ends: wait for the reports too.
+            awaitTrue("the failures were reported") { pool.uncaughtExceptions() >= 10L }
             checkEquals(10L, pool.uncaughtExceptions(), "failures reported")
             checkEquals(2, pool.liveThreads(), "workers alive after 10 failures")
         } finally {
