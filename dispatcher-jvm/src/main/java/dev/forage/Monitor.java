@@ -10,13 +10,14 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>fires timers that are due while no sleeping worker watches them: an action that needs no worker
  *       ({@link ForagePool#scheduleTimeout}: completing a future, cancelling a call) runs on the monitor itself,
  *       any other timer is queued on time as an injected job;</li>
- *   <li>samples the busy workers every {@link Tunable#BLOCKED_JOB_MILLIS} and lets a stand-in take the place of
- *       one that stays in a job without running ({@link BlockedJobs}).</li>
+ *   <li>while jobs wait and no worker is idle to take them, samples the busy workers every
+ *       {@link Tunable#BLOCKED_JOB_MILLIS} and lets a stand-in take the place of one that stays in a job without
+ *       running ({@link BlockedJobs}).</li>
  * </ul>
- * It exists only while there is something to watch: the first worker that becomes busy starts it (or, with
- * blocked-job detection off, the first timer left unwatched), and it ends after {@link Tunable#MONITOR_LINGER_MILLIS}
- * with nothing to watch, so an idle pool has no monitor thread and burns nothing. Its races with the workers are
- * in {@link MonitorGate}.
+ * It exists only while there is something to watch: a post that finds jobs waiting behind busy workers (J2), or
+ * the first timer left unwatched, starts it; between samples that find nothing to judge it parks dormant, and it
+ * ends after {@link Tunable#MONITOR_LINGER_MILLIS} with nothing to watch, so an idle pool, or one that keeps up,
+ * has no monitor thread and burns nothing. Its races with the posters and the workers are in {@link MonitorGate}.
  */
 final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     private final Registry registry;
@@ -253,7 +254,7 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
         return false;
     }
 
-    /** X2: busy words (volatile reads), counted workers, unwatched timers. */
+    /** X2: jobs waiting behind busy workers (volatile reads), counted workers, unwatched timers. */
     @Override
     public boolean anythingToWatch() {
         return (blocked != null && (blocked.countedNow() > 0 || jobsWait())) || timers.unwatched();

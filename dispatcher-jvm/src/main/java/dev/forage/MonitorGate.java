@@ -3,15 +3,20 @@ package dev.forage;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * The monitor's two races, each a Dekker pair of volatile accesses ({@code docs/monitor.md}, "Races"). Kept apart
- * from {@link Monitor} so that the jcstress module drives exactly this code.
+ * The monitor's three races, each a Dekker pair of volatile accesses ({@code docs/monitor.md}, "Races"). Kept
+ * apart from {@link Monitor} so that the jcstress module drives exactly this code.
  *
- * <p><b>Start against exit.</b> The monitor thread exists only while something needs watching. A worker that
- * becomes busy (G1: its busy word's volatile write, {@link WorkerStatistics#busyStarts}) then reads the state
- * (G2: {@link #claimStart}) and starts a thread if none runs. A monitor that saw nothing to watch for its linger
- * sets NONE (X1: a CAS) and then looks at every busy word and the timers once more (X2); if anything needs it, it
- * takes the state back (X3). Volatile accesses are totally ordered: either G2 sees NONE and starts a thread, or X2
- * sees the busy word and stays. Whoever loses the CAS of X3 or G2 leaves the running to the other.
+ * <p><b>Start against exit.</b> The monitor thread exists only while something needs watching. A poster that
+ * finds jobs waiting behind busy workers (J1: its push, a volatile write) then reads the state (J2:
+ * {@link #claimStart}) and starts a thread if none runs. A monitor that saw nothing to watch for its linger sets
+ * NONE (X1: a CAS) and then looks at the queues, the counted workers and the timers once more (X2); if anything
+ * needs it, it takes the state back (X3). Volatile accesses are totally ordered: either J2 sees NONE and starts a
+ * thread, or X2 sees the job and stays. Whoever loses the CAS of X3 or J2 leaves the running to the other.
+ *
+ * <p><b>A post against the monitor going dormant.</b> A sample with nothing to judge turns sampling off (D1,
+ * {@link #stopSamplingUnless}) and then looks at the queues once more (D2); a poster pushes (J1) and then reads
+ * the flag, claiming it to wake the monitor when it is off (J2, {@link #claimSampling}). Either D2 sees the job,
+ * or J2 sees D1.
  *
  * <p><b>Unwatched timer against the monitor's park.</b> The monitor publishes when it will next wake (M1,
  * {@link #planWake}), then reads the timers (M2) and parks until its plan or the earliest unwatched deadline,
