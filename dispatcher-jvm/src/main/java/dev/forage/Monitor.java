@@ -49,14 +49,11 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     }
 
     /**
-     * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): with detection on,
-     * wakes the monitor to sample if jobs wait and no other worker is idle to take them (this worker may be about
-     * to block on one of them). One volatile read while the monitor samples; nothing at all with detection off.
+     * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): the same look as a
+     * post's ({@link #jobsPosted}), since this worker may be about to block on a job that waits behind it.
      */
     void workerBusy() {
-        if (blocked != null && !gate.isSampling()) {
-            wakeIfJobsWait();
-        }
+        jobsPosted();
     }
 
     /**
@@ -66,13 +63,7 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
      * does not; nothing at all with detection off.
      */
     void jobsPosted() {
-        if (blocked != null && !gate.isSampling()) {
-            wakeIfJobsWait();
-        }
-    }
-
-    private void wakeIfJobsWait() {
-        if (jobsWait() && gate.claimSampling()) {
+        if (blocked != null && !gate.isSampling() && jobsWait() && gate.claimSampling()) {
             if (gate.claimStart()) {
                 start();
             } else {

@@ -109,11 +109,6 @@ final class MonitorGate {
         return sampling != 0;
     }
 
-    /** On the monitor's thread, or the thread that starts it: it samples from now on. */
-    void startSampling() {
-        sampling = 1;
-    }
-
     /** The pool terminated: no monitor runs again. */
     void stop() {
         state = STOPPED;

@@ -55,19 +55,12 @@ public class ForageBlockingDispatcher internal constructor(
         try {
             if (callerRunsWhenFull && !pool.isCurrentThreadWorker) {
                 // Over a full queue the executor runs an outside caller's task on the caller, which a dispatch
-                // must not: enter from a worker, where a full queue refuses (executeFair refuses, never runs inline).
-                pool.executeFair { dispatchOnWorker(context, block) }
+                // must not: dispatch again from a worker, where a full queue refuses (and executeFair refuses
+                // rather than run inline).
+                pool.executeFair { dispatch(context, block) }
             } else {
                 executor.execute(block)
             }
-        } catch (e: RejectedExecutionException) {
-            ClosedPool.redirect(pool, context, block, e)
-        }
-    }
-
-    private fun dispatchOnWorker(context: CoroutineContext, block: Runnable) {
-        try {
-            executor.execute(block)
         } catch (e: RejectedExecutionException) {
             ClosedPool.redirect(pool, context, block, e)
         }
