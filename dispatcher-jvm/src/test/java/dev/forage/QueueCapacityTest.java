@@ -22,6 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Bounded queues: a full deque or injector refuses with a {@link RejectedExecutionException} that names the pool
  * and the capacity, changes nothing, and the pool goes on; a runaway spawner meets that refusal, not an
  * {@link OutOfMemoryError}.
+ *
+ * <p>Pools here hold a worker in a blocking wait to fill a queue behind it, so they turn blocked-job detection
+ * off: its stand-in would run the queued jobs after 20 to 30 ms.
  */
 @Watchdog.Budget(seconds = 300)
 class QueueCapacityTest {
@@ -66,7 +69,7 @@ class QueueCapacityTest {
 
     @Test
     void aWorkerThatSubmitsPastTheCapacityIsToldWhyAndThePoolGoesOn() {
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(64).name(Pools.uniqueName()).build()) {
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(64).name(Pools.uniqueName()).build()) {
             RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> pool.install(() -> {
                 for (int i = 0; i < 1000; i++) {
                     pool.execute(() -> { });
@@ -83,7 +86,7 @@ class QueueCapacityTest {
 
     @Test
     void anOutsideSubmitterPastTheCapacityIsToldWhy() throws Exception {
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(64).name(Pools.uniqueName()).build()) {
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(64).name(Pools.uniqueName()).build()) {
             CountDownLatch hold = new CountDownLatch(1);
             CountDownLatch held = new CountDownLatch(1);
             pool.execute(() -> {
@@ -123,13 +126,13 @@ class QueueCapacityTest {
     void theCapacityIsFromOneTo2To22AndThePolicyIsNeverNull() {
         for (int bad : new int[] {0, -1, ForagePoolBuilder.MAX_QUEUE_CAPACITY + 1}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> ForagePool.builder().queueCapacity(bad));
+                    () -> ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).queueCapacity(bad));
             assertEquals("queueCapacity must be from 1 to 4194304 (2^22) jobs, was " + bad, e.getMessage());
         }
         NullPointerException e = assertThrows(NullPointerException.class,
-                () -> ForagePool.builder().whenQueueFull(null));
+                () -> ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).whenQueueFull(null));
         assertTrue(e.getMessage().contains("allowed: [REJECT, CALLER_RUNS]"), e.getMessage());
-        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build()) {
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).name(Pools.uniqueName()).build()) {
             assertEquals(ForagePoolBuilder.MAX_QUEUE_CAPACITY, pool.queueCapacity());
             assertEquals(QueueFullPolicy.REJECT, pool.queueFullPolicy());
         }
@@ -145,7 +148,7 @@ class QueueCapacityTest {
 
     @Test
     void aChosenBoundHoldsExactlyForOneSubmitter() throws Exception {
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(10).name(Pools.uniqueName()).build();
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(10).name(Pools.uniqueName()).build();
                 Held held = new Held(pool)) {
             int accepted = 0;
             RejectedExecutionException e = null;
@@ -168,7 +171,7 @@ class QueueCapacityTest {
             throws Exception {
         List<Throwable> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.concurrent.atomic.AtomicInteger decorated = new java.util.concurrent.atomic.AtomicInteger();
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(2)
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(2)
                 .whenQueueFull(QueueFullPolicy.CALLER_RUNS)
                 .taskDecorator(task -> {
                     decorated.incrementAndGet();
@@ -201,7 +204,7 @@ class QueueCapacityTest {
 
     @Test
     void underCallerRunsAWorkersForkToAFullDequeIsStillRefused() {
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(64)
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(64)
                 .whenQueueFull(QueueFullPolicy.CALLER_RUNS).name(Pools.uniqueName()).build()) {
             RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> pool.install(() -> {
                 for (int i = 0; i < 1000; i++) {
@@ -215,7 +218,7 @@ class QueueCapacityTest {
 
     @Test
     void underCallerRunsAShutDownPoolStillRejects() {
-        ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1).whenQueueFull(QueueFullPolicy.CALLER_RUNS)
+        ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(1).whenQueueFull(QueueFullPolicy.CALLER_RUNS)
                 .name(Pools.uniqueName()).build();
         pool.close();
         List<Runnable> ran = new ArrayList<>();
@@ -227,7 +230,7 @@ class QueueCapacityTest {
 
     @Test
     void underCallerRunsAFullQueueRefusesOnceTheShutdownBitIsSetThoughTheInjectorIsStillOpen() throws Exception {
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1)
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(1)
                 .whenQueueFull(QueueFullPolicy.CALLER_RUNS).name(Pools.uniqueName()).build();
                 Held held = new Held(pool)) {
             pool.execute(() -> { }); // the queue's one place
@@ -254,7 +257,7 @@ class QueueCapacityTest {
     void theBlockingExecutorsQueueHoldsThePoolsCapacityAndRefusesTheRestWithTheRule() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
         java.util.concurrent.atomic.AtomicInteger ran = new java.util.concurrent.atomic.AtomicInteger();
-        ForagePool pool = ForagePool.builder().threads(1).queueCapacity(1000).maxBlockingThreads(2)
+        ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(1000).maxBlockingThreads(2)
                 .name(Pools.uniqueName()).build();
         try {
             java.util.concurrent.Executor blocking = pool.blockingExecutor(1);
@@ -306,7 +309,7 @@ class QueueCapacityTest {
     void underCallerRunsAFullBlockingQueueRunsAnOutsideTaskOnItsCaller() throws Exception {
         CountDownLatch hold = new CountDownLatch(1);
         CountDownLatch holding = new CountDownLatch(1);
-        try (ForagePool pool = ForagePool.builder().threads(1).queueCapacity(2).maxBlockingThreads(1)
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).queueCapacity(2).maxBlockingThreads(1)
                 .whenQueueFull(QueueFullPolicy.CALLER_RUNS).name(Pools.uniqueName()).build()) {
             java.util.concurrent.Executor blocking = pool.blockingExecutor();
             blocking.execute(() -> {

@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The queue-wait measurement: its buckets, its sampling, that it measures the wait (not the run, not zero), that
  * the pool's own forks are not counted, that its wrapper never shows (shutdownNow, job names), and its JFR event.
+ *
+ * <p>Pools here hold a worker in a blocking wait to fill a queue behind it, so they turn blocked-job detection
+ * off: its stand-in would run the queued jobs after 20 to 30 ms.
  */
 @Watchdog.Budget(seconds = 180)
 class QueueWaitTest {
@@ -74,7 +77,7 @@ class QueueWaitTest {
 
     @Test
     void aHeldPoolsSubmissionsAreSampledAndEachWaitedAtLeastAsLongAsTheWorkerWasHeld() throws Exception {
-        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build()) {
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).name(Pools.uniqueName()).build()) {
             AtomicInteger ran = new AtomicInteger();
             QueueWaitHistogram[] beforeFlood = new QueueWaitHistogram[1];
             long[] window = holdWhileSubmitting(pool, () -> ran.incrementAndGet(), beforeFlood);
@@ -95,7 +98,7 @@ class QueueWaitTest {
 
     @Test
     void forksOfRunningJobsAreNotSubmissionsAndAreNotCounted() {
-        try (ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).build()) {
+        try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(2).name(Pools.uniqueName()).build()) {
             assertEquals(6765L, (long) pool.install(() -> JoinAnyDepthTest.fib(pool, 20,
                     new JoinAnyDepthTest.Deepest())));
             pool.scope(s -> {
@@ -110,7 +113,7 @@ class QueueWaitTest {
 
     @Test
     void shutdownNowReturnsTheSubmittedJobsAndNamesIgnoreTheTimingWrapper() throws Exception {
-        ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build();
+        ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).name(Pools.uniqueName()).build();
         CountDownLatch hold = new CountDownLatch(1);
         CountDownLatch held = new CountDownLatch(1);
         pool.execute(() -> {
@@ -160,7 +163,7 @@ class QueueWaitTest {
         try (Recording recording = new Recording()) {
             recording.enable("dev.forage.QueueWait").withThreshold(java.time.Duration.ZERO);
             recording.start();
-            try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build()) {
+            try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).name(Pools.uniqueName()).build()) {
                 name = pool.name();
                 AtomicInteger ran = new AtomicInteger();
                 fastest = holdWhileSubmitting(pool, () -> ran.incrementAndGet())[0];

@@ -21,6 +21,7 @@ import kotlinx.coroutines.launch
 class QueueFullDispatchSpec : FunSpec({
     test("over a full CALLER_RUNS pool, an outside dispatch is cancelled and never runs on its caller") {
         forageDispatcher {
+            blockingDetection = kotlin.time.Duration.ZERO // a held worker must stay held: no stand-in
             threads = 1
             name = "full-dispatch"
             queueCapacity = 1
@@ -46,6 +47,7 @@ class QueueFullDispatchSpec : FunSpec({
     for (policy in QueueFullPolicy.values()) {
         test("$policy: over a full pool, a launch on a limitedParallelism view is cancelled, and no view task leaves the pool") {
             forageDispatcher {
+                blockingDetection = kotlin.time.Duration.ZERO // a held worker must stay held: no stand-in
                 threads = 1
                 name = "full-view-$policy"
                 queueCapacity = 1
@@ -81,6 +83,7 @@ class QueueFullDispatchSpec : FunSpec({
 
         test("$policy: the blocking dispatcher's queue holds the pool's capacity; past it a dispatch is cancelled, never run on its caller") {
             forageDispatcher {
+                blockingDetection = kotlin.time.Duration.ZERO // a held worker must stay held: no stand-in
                 threads = 1
                 name = "full-blocking-$policy"
                 queueCapacity = 2
