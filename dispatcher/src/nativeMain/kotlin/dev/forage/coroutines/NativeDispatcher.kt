@@ -84,8 +84,16 @@ public actual class ForageDispatcher internal constructor(
         continuation?.cancel(cause)
     }
 
-    private fun closedCause(): CancellationException =
+    private fun closedCause(): CancellationException = closedCause
+
+    /**
+     * One cause for every refusal after close, built at the first: Kotlin/Native captures a stack trace in every
+     * exception's constructor, which made each refused dispatch of a runaway spawner cost two traces, and its
+     * `close()` seconds. kotlinx never adds suppressed exceptions to a cancellation cause, so sharing it is safe.
+     */
+    private val closedCause: CancellationException by lazy {
         CancellationException("pool ${pool.name()} is shut down and accepts no new jobs", pool.rejection())
+    }
 
     override fun equals(other: Any?): Boolean = other is ForageDispatcher && other.pool === pool
 

@@ -27,11 +27,11 @@ public actual class ForagePool internal constructor(
     /** A snapshot of the pool's counters, each read once without stopping the workers. */
     public actual fun statistics(): PoolStatistics = PoolStatistics(
         threads = registry.liveThreads(),
-        jobsRun = registry.workers.sumOf { it.jobsRun },
-        steals = registry.workers.sumOf { it.steals },
-        injected = registry.injector.pushed(),
+        jobsRun = registry.jobsRun(),
+        steals = registry.steals(),
+        injected = registry.injectedJobs(),
         queued = registry.queuedJobs(),
-        sleeps = registry.workers.sumOf { it.sleeps },
+        sleeps = registry.sleeps(),
     )
 
     public actual fun isShutdown(): Boolean = registry.isShutdown()

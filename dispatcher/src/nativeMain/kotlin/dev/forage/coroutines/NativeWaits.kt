@@ -28,8 +28,7 @@ public actual suspend fun <A, B> ForagePool.awaitJoin(a: () -> A, b: () -> B): P
         fa ?: fb
     }
     awaitPoolJob(name(), ::execute, ::rejection, failure, onCancel = {}) { cancelled ->
-        registry.join(
-            currentWorker()!!, // the job runs on one of this pool's workers
+        currentWorker()!!.join( // the job runs on one of this pool's workers
             { if (!cancelled()) try { resultA = a() } catch (t: Throwable) { failureA = t } },
             { if (!cancelled()) try { resultB = b() } catch (t: Throwable) { failureB = t } },
         )
@@ -67,7 +66,10 @@ public actual fun Scope.spawn(task: (Scope) -> Unit) {
  * the body owns it and runs other jobs while it waits.
  */
 public actual class Scope internal constructor(private val registry: Registry, owner: Worker) {
-    private val latch = CountLatch(registry, owner.index)
+    private val latch = CountLatch(registry.sleep, owner.index)
+
+    /** The owner's deque position when the scope began: jobs spawned from the body on the owner lie above it. */
+    private val floor = owner.dequeFloor()
     private val cancelled = AtomicBoolean(false)
     private val ended = AtomicBoolean(false)
     private val failureLock = PosixLock()
@@ -116,7 +118,7 @@ public actual class Scope internal constructor(private val registry: Registry, o
         } finally {
             latch.decrement() // the body's own count
         }
-        worker.waitUntil(latch, mainLoop = false)
+        worker.waitUntil(latch, floor)
         ended.store(true)
         return result
     }

@@ -10,52 +10,35 @@ import kotlin.concurrent.atomics.ExperimentalAtomicApi
  * proof this code follows; the page's "Kotlin/Native" section lists what differs here. One [PosixLock] per worker
  * is its `Mutex` + `Condvar`: a sleeper holds it from before S2 until it blocks, a waker takes it to find the
  * sleeper blocked (so it cannot miss one), decrements the sleeping count, and signals that worker alone.
+ *
+ * It sees its pool only through [probe] and the sleeping worker only through its [IdleContext]. The steps the
+ * proof rests on are `protected open` functions named after them, so that the native stress suite can build a
+ * protocol with exactly one of them broken and show that its races catch it; a program without such a subclass
+ * calls them directly.
  */
-internal class JecSleep(threads: Int, private val broken: Broken) {
+internal open class JecSleep(threads: Int, private val probe: PoolProbe) {
     val counters = JecCounters()
     private val states = Array(threads) { WorkerSleepState() }
-    private val ignoresJec = broken == Broken.NO_JEC_CHECK || broken == Broken.NO_JEC_NOR_FINAL_CHECK
-    private val skipsFinalCheck = broken == Broken.NO_FINAL_CHECK || broken == Broken.NO_JEC_NOR_FINAL_CHECK
-
-    /** Deliberately broken variants, for the native stress tests that must show they catch each one. */
-    enum class Broken {
-        NONE,
-
-        /**
-         * S4 skipped: a sleeper blocks without its final look at the queues. With the JEC intact this loses a job
-         * only after the JEC wrapped between S1 and S2 (Rayon's reason for the check), which no test reaches.
-         */
-        NO_FINAL_CHECK,
-
-        /** S2 counts the sleeper without comparing the JEC with S1's; S4 alone then keeps jobs from stranding. */
-        NO_JEC_CHECK,
-
-        /** Both guards of pair A gone: S2 ignores the JEC and S4 is skipped. */
-        NO_JEC_NOR_FINAL_CHECK,
-
-        /** The waker un-blocks a sleeper without decrementing the sleeping count. */
-        NO_WAKER_DECREMENT,
-
-        /** A latch set on a sleeping owner does not wake it. */
-        NO_LATCH_WAKE,
-
-        /** A retiring worker leaves without its last look at the queues. */
-        NO_RETIRE_CHECK,
-
-        /** E2 skipped: a worker leaving the idle state with jobs still queued wakes no sleeper for them. */
-        NO_HANDOFF,
-    }
 
     private class WorkerSleepState {
         val lock = PosixLock()
         var isBlocked = false // under lock
+
+        /** Blocked in [blockUntilSet], outside the protocol's counts; under lock. */
+        var isBlockedOnLatch = false
 
         /** The hint of docs/sleep.md 3.4: false means "not asleep, no need to take my lock". */
         val sleepIntent = AtomicBoolean(false)
     }
 
     /** What a sleep ended with, for the caller's loop. */
-    enum class Outcome { WOKEN, DEADLINE }
+    enum class Outcome {
+        /** Woken, or never blocked: search again. */
+        WOKEN,
+
+        /** The sleep ran into its own deadline ([IdleContext.sleepDeadline]). */
+        TIMED_OUT,
+    }
 
     fun startLooking(idle: IdleState) {
         counters.addInactiveThread()
@@ -64,16 +47,24 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
     }
 
     /** E1 and E2: leaves the inactive count; wakes one sleeper when work is unclaimed (the hand-off rule). */
-    fun workFound(pool: Registry) {
-        val sleepers = counters.subInactiveThread()
-        if (sleepers > 0 && broken != Broken.NO_HANDOFF && pool.hasUnclaimedWork()) wakeAnyThreads(1)
+    fun workFound() {
+        val sleepers = counters.subInactiveThread() // E1
+        if (sleepers > 0) handOff()
+    }
+
+    /**
+     * E2: after E1 (a sequentially consistent read-modify-write), a worker that leaves the idle state while others
+     * sleep looks for work it may have been counted on for, and wakes one sleeper for it (docs/sleep.md 3.6).
+     */
+    protected open fun handOff() {
+        if (probe.hasUnclaimedWork()) wakeAnyThreads(1)
     }
 
     /**
      * After a failed search: S1 at [ROUNDS_UNTIL_SLEEPY], then one more search, then [sleep]. Returns
-     * [Outcome.DEADLINE] when a sleep ran into [keepAliveDeadline] (the caller may retire).
+     * [Outcome.TIMED_OUT] when a sleep ran into the worker's own deadline.
      */
-    fun noWorkFound(idle: IdleState, latch: CoreLatch, pool: Registry, worker: Int, keepAliveDeadline: Long): Outcome {
+    fun noWorkFound(idle: IdleState, latch: CoreLatch, worker: IdleContext): Outcome {
         if (idle.rounds < ROUNDS_UNTIL_SLEEPY) {
             idle.rounds++
             return Outcome.WOKEN
@@ -83,13 +74,13 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
             idle.rounds++
             return Outcome.WOKEN
         }
-        return sleep(idle, latch, pool, worker, keepAliveDeadline)
+        return sleep(idle, latch, worker)
     }
 
     /** S2 to S5 (docs/sleep.md 3.3). */
-    private fun sleep(idle: IdleState, latch: CoreLatch, pool: Registry, worker: Int, keepAliveDeadline: Long): Outcome {
+    private fun sleep(idle: IdleState, latch: CoreLatch, worker: IdleContext): Outcome {
         if (!latch.getSleepy()) return Outcome.WOKEN
-        val state = states[worker]
+        val state = states[worker.index]
         state.lock.lock()
         state.sleepIntent.store(true)
         if (!latch.fallAsleep()) {
@@ -100,7 +91,7 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
         }
         while (true) { // S2
             val c = counters.load()
-            if (JecCounters.jec(c) != idle.jobsCounter && !ignoresJec) {
+            if (jecMoved(c, idle)) {
                 idle.wakePartly()
                 latch.wakeUp()
                 state.sleepIntent.store(false)
@@ -109,8 +100,8 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
             }
             if (counters.tryAddSleepingThread(c)) break
         }
-        // S3 is no instruction: the S2 CAS is sequentially consistent. S4, the final check:
-        if (!skipsFinalCheck && pool.hasWorkForSleeper()) {
+        // S3 is no instruction: the S2 CAS is sequentially consistent.
+        if (finalCheck(worker)) { // S4
             counters.subSleepingThread()
             state.sleepIntent.store(false)
             state.lock.unlock()
@@ -118,25 +109,52 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
             latch.wakeUp()
             return Outcome.WOKEN
         }
-        val timerDeadline = pool.timers.watch(worker)
-        val deadline = minOf(timerDeadline, keepAliveDeadline)
-        var outcome = Outcome.WOKEN
+        val deadline = worker.sleepDeadline()
+        var timedOut = false
         state.isBlocked = true // S5
-        pool.countSleep(worker)
         while (state.isBlocked) {
             if (!state.lock.await(deadline) && state.isBlocked) {
                 // Our own deadline came first: un-count ourselves under the lock, so no waker does it too.
                 state.isBlocked = false
                 counters.subSleepingThread()
-                if (timerDeadline == NO_DEADLINE || keepAliveDeadline < timerDeadline) outcome = Outcome.DEADLINE
+                timedOut = true
             }
         }
         state.sleepIntent.store(false)
         state.lock.unlock()
-        if (timerDeadline != NO_DEADLINE) pool.timers.unwatch(worker)
+        worker.afterSleep(timedOut)
         idle.wakeFully()
         latch.wakeUp()
-        return outcome
+        return if (timedOut) Outcome.TIMED_OUT else Outcome.WOKEN
+    }
+
+    /** S2's test: the JEC moved since S1 ([idle]'s), so a post came in between and the sleeper must search again. */
+    protected open fun jecMoved(counters: Long, idle: IdleState): Boolean = JecCounters.jec(counters) != idle.jobsCounter
+
+    /** S4: a last look at the queues and the due timers, after the sleeper was counted. */
+    protected open fun finalCheck(worker: IdleContext): Boolean = worker.hasWorkForSleeper()
+
+    /**
+     * Blocks worker [index] until [latch] is set, outside the protocol: it is not counted idle or sleeping (it is
+     * inside a job, busy as far as posters know), so no post counts on it and none wakes it; only the latch's setter
+     * does (pair D: [CoreLatch.fallAsleep] before the probe under the lock, the setter's exchange before its wake).
+     * The worker's stack bound uses it (see [Worker]).
+     */
+    fun blockUntilSet(latch: CoreLatch, index: Int) {
+        val state = states[index]
+        while (!latch.probe()) {
+            if (!latch.getSleepy()) continue
+            state.lock.lock()
+            state.sleepIntent.store(true)
+            if (latch.fallAsleep()) {
+                state.isBlockedOnLatch = true
+                while (state.isBlockedOnLatch && !latch.probe()) state.lock.await(NO_DEADLINE)
+                state.isBlockedOnLatch = false
+            }
+            state.sleepIntent.store(false)
+            state.lock.unlock()
+            latch.wakeUp()
+        }
     }
 
     /** Wakes worker [index] if it is blocked in [sleep]; the waker decrements the sleeping count (3.4). */
@@ -146,13 +164,18 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
         state.lock.lock()
         try {
             if (!state.isBlocked) return false
-            if (broken != Broken.NO_WAKER_DECREMENT) counters.subSleepingThread()
+            unCountWoken()
             state.isBlocked = false
             state.lock.signal()
             return true
         } finally {
             state.lock.unlock()
         }
+    }
+
+    /** The waker's decrement (3.4): under the sleeper's lock, so the sleeper cannot un-count itself too. */
+    protected open fun unCountWoken() {
+        counters.subSleepingThread()
     }
 
     /** Wakes up to [n] blocked workers, from index 0 (as Rayon); returns how many it woke. */
@@ -178,12 +201,23 @@ internal class JecSleep(threads: Int, private val broken: Broken) {
         return wanted - woken
     }
 
-    /** A latch set on worker [owner]: wake it if it is asleep on the latch (one owner, one wake-up). */
-    fun notifyWorkerLatchIsSet(owner: Int) {
-        if (broken != Broken.NO_LATCH_WAKE) wakeSpecificThread(owner)
+    /**
+     * A latch set on worker [owner], which was asleep on it: wake it (one owner, one wake-up, pair D), whether it
+     * sleeps in the protocol or blocks in [blockUntilSet]. Posts never wake the latter: it would not take their job.
+     */
+    open fun notifyWorkerLatchIsSet(owner: Int) {
+        if (wakeSpecificThread(owner)) return
+        val state = states[owner]
+        state.lock.locked {
+            if (state.isBlockedOnLatch) {
+                state.isBlockedOnLatch = false
+                state.lock.signal()
+            }
+        }
     }
 
-    fun isBlocked(index: Int): Boolean = states[index].lock.locked { states[index].isBlocked }
+    /** Whether worker [index] is blocked: asleep in the protocol, or in [blockUntilSet]. For tests. */
+    fun isBlocked(index: Int): Boolean = states[index].lock.locked { states[index].isBlocked || states[index].isBlockedOnLatch }
 
     /** A search's state between `startLooking` and `workFound` (Rayon's `IdleState`). */
     class IdleState {

@@ -6,6 +6,7 @@ import kotlin.concurrent.atomics.AtomicInt
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
 import kotlin.concurrent.atomics.decrementAndFetch
 import kotlin.concurrent.atomics.incrementAndFetch
+import kotlinx.coroutines.Runnable
 
 /**
  * Rayon's `CoreLatch` (docs/sleep.md, section 5): UNSET -> SLEEPY -> SLEEPING as its owner falls asleep waiting
@@ -39,20 +40,20 @@ internal open class CoreLatch {
 }
 
 /**
- * A latch one worker waits for (Rayon's `SpinLatch`): the setter wakes that worker only, and only when it was
- * asleep on this latch. After [set] the latch may be gone (its owner returns and drops it), so [set] reads
- * everything it needs before the state change.
+ * A latch one worker waits for (Rayon's `SpinLatch`, the Java engine's `SpinLatch`): the setter wakes that
+ * worker only, and only when it was asleep on this latch. After [set] the latch may be gone (its owner returns and
+ * drops it), so [set] reads everything it needs before the state change.
  */
-internal open class OwnedLatch(private val registry: Registry, private val owner: Int) : CoreLatch() {
+internal open class SpinLatch(private val sleep: JecSleep, private val owner: Int) : CoreLatch() {
     fun set() {
-        val registry = registry
+        val sleep = sleep
         val owner = owner
-        if (setCore()) registry.notifyWorkerLatchIsSet(owner)
+        if (setCore()) sleep.notifyWorkerLatchIsSet(owner)
     }
 }
 
 /** A latch set when its count reaches zero (Rayon's `CountLatch`): a scope's body and jobs, one count each. */
-internal class CountLatch(registry: Registry, owner: Int) : OwnedLatch(registry, owner) {
+internal class CountLatch(sleep: JecSleep, owner: Int) : SpinLatch(sleep, owner) {
     private val count = AtomicInt(1)
 
     fun increment() {
@@ -61,5 +62,26 @@ internal class CountLatch(registry: Registry, owner: Int) : OwnedLatch(registry,
 
     fun decrement() {
         if (count.decrementAndFetch() == 0) set()
+    }
+}
+
+/**
+ * A job that lives in its joiner's frame (Rayon's `StackJob`): the second half of a join, pushed on the joiner's
+ * deque for thieves. Whoever runs it, the joiner taking it back or a thief, sets [latch] after the body, failed or
+ * not, and keeps the body's failure for the joiner ([failure]), which waits on that latch only if a thief took it.
+ */
+internal class StackJob(private val body: () -> Unit, val latch: SpinLatch) : Runnable {
+    /** What the body threw; read by the joiner after [latch] is set (the latch's exchange publishes it). */
+    var failure: Throwable? = null
+        private set
+
+    override fun run() {
+        try {
+            body()
+        } catch (t: Throwable) {
+            failure = t
+        } finally {
+            latch.set()
+        }
     }
 }

@@ -2,9 +2,7 @@
 
 package dev.forage.coroutines.engine
 
-import kotlin.concurrent.atomics.AtomicBoolean
 import kotlin.concurrent.atomics.AtomicInt
-import kotlin.concurrent.atomics.AtomicIntArray
 import kotlin.concurrent.atomics.AtomicLong
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
 import kotlin.concurrent.atomics.decrementAndFetch
@@ -19,52 +17,65 @@ internal class EngineSettings(
     val threads: Int,
     /** An idle worker ends its thread after this long asleep in its main loop (0: never), as on the JVM. */
     val keepAliveNanos: Long = DEFAULT_KEEP_ALIVE_NANOS,
-    val brokenSleep: JecSleep.Broken = JecSleep.Broken.NONE,
-    val brokenDeque: WorkDeque.Broken = WorkDeque.Broken.NONE,
-    val brokenRetire: BrokenRetire = BrokenRetire.NONE,
+    /** The stack bound: inside this many nested jobs a wait runs only its own jobs, then blocks (see [Worker]). */
+    val maxHelpDepth: Int = DEFAULT_MAX_HELP_DEPTH,
+    /** How the registry builds its sleep protocol and deques: the engine's own, or a test's broken variant. */
+    val parts: EngineParts = EngineParts.STANDARD,
 ) {
     init {
         require(threads in 1..JecCounters.THREADS_MAX) {
             "threads must be between 1 and ${JecCounters.THREADS_MAX}, was $threads"
         }
         require(keepAliveNanos >= 0) { "keepAliveNanos must be 0 (never) or positive, was $keepAliveNanos" }
+        require(maxHelpDepth >= 0) { "maxHelpDepth must be 0 or more, was $maxHelpDepth" }
     }
 
     companion object {
         const val DEFAULT_KEEP_ALIVE_NANOS: Long = 60_000_000_000L
+
+        /**
+         * Higher than the JVM's 8, since here a wait past the bound costs a worker (there is no stand-in thread);
+         * a level of nested helping costs a few hundred bytes of a worker's 8 MiB stack ([WORKER_STACK_BYTES]).
+         */
+        const val DEFAULT_MAX_HELP_DEPTH: Int = 32
     }
 }
 
-/** Deliberately broken retirement and shutdown, for the native stress tests that must show they catch each one. */
-internal enum class BrokenRetire {
-    NONE,
+/**
+ * Builds the protocol parts a registry is made of. The engine uses [STANDARD]; the native stress suite overrides
+ * one factory to build a part with one step broken, and shows that its races catch it.
+ */
+internal open class EngineParts {
+    open fun sleep(threads: Int, probe: PoolProbe): JecSleep = JecSleep(threads, probe)
 
-    /** R4 looks at the queues only: the watcher of a far timer retires, and the timer never fires. */
-    RETIRES_WITH_TIMERS_PENDING,
+    open fun deque(): WorkDeque = WorkDeque()
 
-    /** A timer nobody watches only wakes a sleeper, never a retired worker: scheduled after the last one retired, it never fires. */
-    TIMER_WAKES_SLEEPERS_ONLY,
-
-    /** close() neither waits for submissions in flight nor brings back a worker for what they queued. */
-    CLOSE_WITHOUT_HANDOFF,
+    companion object {
+        val STANDARD = EngineParts()
+    }
 }
 
 /**
- * The pool: its workers, the injector, the counters word, the timers, retirement and shutdown (Rayon's
- * `Registry`). The facade (`ForagePool`, `ForageDispatcher`) only calls [inject], [Worker.push], [join],
- * [schedule] and [close].
+ * The pool: its workers, the injector, the sleep protocol, the timers, retirement and shutdown (Rayon's
+ * `Registry`). The facade (`ForagePool`, `ForageDispatcher`, the waits) only calls [submit], [Worker.push],
+ * [Worker.join], [schedule], [close] and the statistics.
+ *
+ * An outside submission: [submit] → [Lifecycle.enter] → [Injector.push] → [JecSleep.newJobs] (wakes a sleeper) and,
+ * if no sleeper could take it, [Retirement.claimRetired]; then on a worker [Worker.run]'s loop → [Worker.findWork]
+ * → [Worker.runJob].
+ *
+ * Three steps of retirement and shutdown are `protected open` ([workLeftAtRetirement], [postUnwatchedTimer],
+ * [handOffAfterStop]), for the native stress suite's broken variants; the engine itself never subclasses this.
  */
-internal class Registry(val settings: EngineSettings) {
+internal open class Registry(val settings: EngineSettings) : PoolProbe {
     val name: String = settings.name
-    val sleep = JecSleep(settings.threads, settings.brokenSleep)
+    val sleep: JecSleep = settings.parts.sleep(settings.threads, this)
     val injector = Injector()
     val timers = Timers()
-    val workers: Array<Worker> = Array(settings.threads) { Worker(this, it, settings.brokenDeque) }
+    val workers: Array<Worker> = Array(settings.threads) { Worker(this, it, settings.parts.deque()) }
 
-    private val slots = AtomicIntArray(settings.threads) // RUNNING, RETIRING, RETIRED per worker
-    private val retired = AtomicInt(0)
-    private val inFlight = AtomicInt(0)
-    private val shutdown = AtomicBoolean(false)
+    private val retirement = Retirement(settings.threads)
+    private val lifecycle = Lifecycle()
     private val uncaught = AtomicLong(0L)
     private val threadsLock = PosixLock()
     private val live = AtomicInt(0) // threads running a worker; changed under threadsLock
@@ -79,8 +90,8 @@ internal class Registry(val settings: EngineSettings) {
      * Accepts [job] from any thread, or returns false once the pool is shut down. From one of this pool's own
      * workers it goes to that worker's deque: the worker cannot leave after a stop while its deque holds a job,
      * so the push needs nothing more. From anywhere else it goes to the injector, and the submission counts
-     * itself in flight around its shutdown check and its push, so that a worker leaving after a stop never
-     * misses a job that was accepted (see [canLeaveAfterStop]).
+     * itself in flight around its shutdown check and its push ([Lifecycle]), so that a worker leaving after a stop
+     * never misses a job that was accepted (see [canLeaveAfterStop]).
      *
      * A [yielding] job goes behind the work already queued: on the worker's own deque in its top-level loop,
      * which takes the oldest job first; through the injector from anywhere else (inside a wait the deque's
@@ -89,83 +100,48 @@ internal class Registry(val settings: EngineSettings) {
     fun submit(job: Runnable, yielding: Boolean = false): Boolean {
         val worker = currentWorker()
         if (worker != null && worker.registry === this && (!yielding || worker.atTopLevel())) {
-            if (shutdown.load()) return false
+            if (lifecycle.isShutdown()) return false
             worker.push(job)
             return true
         }
-        inFlight.incrementAndFetch() // S1
+        if (!lifecycle.enter()) return false
         try {
-            if (shutdown.load()) return false // S2
             newJob(injector.push(job))
             return true
         } finally {
-            inFlight.decrementAndFetch()
+            lifecycle.exit()
         }
     }
 
-    /** I3 after one job was published, on a deque or in the injector (the same rule for both, sleep.md 3.5). */
-    fun newJob(queueWasEmpty: Boolean) = wakeFor(sleep.newJobs(1, queueWasEmpty))
+    /** P2 and P3 after one job was published (P1), on a deque or in the injector (sleep.md 3.5). */
+    fun newJob(queueWasEmpty: Boolean) = claimRetiredFor(sleep.newJobs(1, queueWasEmpty))
 
-    /** Jobs that no sleeper could be woken for: start retired workers for them. */
-    private fun wakeFor(shortfall: Int) {
-        if (shortfall > 0 && retired.load() > 0 && !shutdown.load()) restartRetired(shortfall)
+    /** P3: the jobs wanted [shortfall] more workers than sleepers could be woken: start retired ones for them. */
+    private fun claimRetiredFor(shortfall: Int) {
+        var left = shortfall
+        while (left > 0) {
+            if (retirement.retiredCount() == 0 || lifecycle.isShutdown()) return // the usual case: one read
+            val i = retirement.claimRetired()
+            if (i < 0) return
+            startThread(i)
+            left--
+        }
     }
 
     /** A job of a running join or scope, from a thread outside this pool: accepted even after a stop (its owner waits for it). */
     fun injectInternal(job: Runnable) = newJob(injector.push(job))
-
-    fun notifyWorkerLatchIsSet(owner: Int) = sleep.notifyWorkerLatchIsSet(owner)
 
     // --- what the protocol looks at -------------------------------------------------------------------------------
 
     /** S4: a job in the injector or any deque, or a due timer. */
     fun hasWorkForSleeper(): Boolean = hasQueuedJobs() || timers.hasDue(nanoTime())
 
-    /** E2: work that no awake worker may be about to take: queued jobs, or timers nobody watches. */
-    fun hasUnclaimedWork(): Boolean = hasQueuedJobs() || timers.isUnwatched()
+    override fun hasUnclaimedWork(): Boolean = hasQueuedJobs() || timers.isUnwatched()
 
     fun hasQueuedJobs(): Boolean {
         if (!injector.isEmpty()) return true
         for (w in workers) if (!w.deque.isEmpty()) return true
         return false
-    }
-
-    fun countSleep(worker: Int) {
-        workers[worker].sleeps++
-    }
-
-    // --- fork-join --------------------------------------------------------------------------------------------------
-
-    /**
-     * Rayon's `join` on [worker]: pushes [b], runs [a] here, takes [b] back if no thief took it, else runs other
-     * jobs until [b]'s latch is set. Both halves always run (their failures are the caller's to report).
-     */
-    fun join(worker: Worker, a: () -> Unit, b: () -> Unit) = worker.inWait { joinHere(worker, a, b) }
-
-    private fun joinHere(worker: Worker, a: () -> Unit, b: () -> Unit) {
-        val latch = OwnedLatch(this, worker.index)
-        val jobB = LatchJob(b, latch)
-        worker.push(jobB)
-        a()
-        while (!latch.probe()) {
-            val job = worker.deque.pop() ?: break
-            if (job === jobB) {
-                jobB.run()
-                return
-            }
-            worker.runJob(job)
-        }
-        worker.waitUntil(latch, mainLoop = false)
-    }
-
-    private class LatchJob(private val body: () -> Unit, private val latch: OwnedLatch) : Runnable {
-        override fun run() {
-            try {
-                body()
-            } finally {
-                latch.set()
-            }
-        }
     }
 
     // --- timers -------------------------------------------------------------------------------------------------
@@ -176,19 +152,20 @@ internal class Registry(val settings: EngineSettings) {
         val deadline = if (delayNanos >= NO_DEADLINE - now) NO_DEADLINE - 1 else now + delayNanos
         val (timer, wake) = timers.add(deadline, action, onClose)
         when (wake) {
-            // Nobody watches the timers: a post like any other (docs/sleep.md 9.1), so that when every worker
-            // has retired one comes back to watch it (P3 against R3/R4: retire's last look sees pending timers).
-            is Timers.Wake.AnySleeper -> if (settings.brokenRetire != BrokenRetire.TIMER_WAKES_SLEEPERS_ONLY) {
-                wakeFor(sleep.newJobs(1, queueWasEmpty = true))
-            } else {
-                sleep.wakeAnyThreads(1)
-            }
+            is Timers.Wake.AnySleeper -> postUnwatchedTimer()
             is Timers.Wake.Watcher -> sleep.wakeSpecificThread(wake.index)
             Timers.Wake.None -> Unit
         }
-        if (shutdown.load() && timers.cancel(timer)) onClose() // raced with close: the drain may have missed it
+        if (lifecycle.isShutdown() && timers.cancel(timer)) onClose() // raced with close: the drain may have missed it
         return timer
     }
+
+    /**
+     * A timer that nobody watches is a post like any other (docs/sleep.md 9.1): P2, then P3, so that when every
+     * worker has retired one comes back to watch it (against R1/R2: the retiring worker's last look sees pending
+     * timers).
+     */
+    protected open fun postUnwatchedTimer() = claimRetiredFor(sleep.newJobs(1, queueWasEmpty = true))
 
     fun cancel(timer: Timers.Timer) {
         timers.cancel(timer)
@@ -211,63 +188,29 @@ internal class Registry(val settings: EngineSettings) {
     // --- retirement (docs/sleep.md 9.1) ------------------------------------------------------------------------------
 
     fun keepAliveDeadline(): Long =
-        if (settings.keepAliveNanos == 0L || shutdown.load()) NO_DEADLINE else nanoTime() + settings.keepAliveNanos
+        if (settings.keepAliveNanos == 0L || lifecycle.isShutdown()) NO_DEADLINE else nanoTime() + settings.keepAliveNanos
 
     /**
-     * R1-R4 for a worker whose keep-alive passed while it slept in its main loop (still counted inactive, no longer
-     * sleeping): R1 mark RETIRING, R2 leave the inactive count, R3 count itself retired, R4 one last look at the
-     * queues and the timers: a worker never retires while a timer is pending, since a timer needs a worker to fire
-     * it (docs/sleep.md 9.1); another keep-alive begins instead. A poster publishes first, then reads the counters word and then the retired count (P1-P3), so either
-     * it counted this worker idle or retired (and starts it again), or R4 comes after its publication and sees the
-     * job. Returns true if the thread must end; false if it stays (work at R4, or a poster claimed it).
+     * For a worker whose keep-alive passed while it slept in its top-level loop (still counted inactive, no longer
+     * sleeping): it leaves the inactive count, then R1 and R2 ([Retirement]). Returns true if the thread must end;
+     * false if it stays, and then it is counted inactive again.
      */
     fun retire(worker: Worker): Boolean {
-        val i = worker.index
-        if (!slots.compareAndSetAt(i, RUNNING, RETIRING)) return false
         sleep.counters.subInactiveThreadQuietly()
-        retired.incrementAndFetch()
-        if (settings.brokenSleep != JecSleep.Broken.NO_RETIRE_CHECK && (hasWorkForSleeper() || timersKeepWorker())) {
-            if (slots.compareAndSetAt(i, RETIRING, RUNNING)) retired.decrementAndFetch()
-            sleep.counters.addInactiveThread()
-            return false
-        }
-        if (slots.compareAndSetAt(i, RETIRING, RETIRED)) return true // the thread's body counts it out
-        sleep.counters.addInactiveThread() // a poster set us RUNNING again (and un-counted the retirement)
+        if (retirement.retire(worker.index) { workLeftAtRetirement() }) return true
+        sleep.counters.addInactiveThread()
         return false
     }
 
     /**
-     * P3: keeps (RETIRING) or starts again (RETIRED) up to [n] retired workers. A failed CAS reads the slot again:
-     * a poster that read RETIRING and lost to the worker's own RETIRING -> RETIRED must now start its thread, or
-     * a job published after the worker's last look would have nobody (the native stress suite's "retire vs post"
-     * caught exactly that).
+     * R2's look: queued jobs, and any pending timer. A worker never retires while a timer is pending, since a timer
+     * needs a worker to fire it (docs/sleep.md 9.1); another keep-alive begins instead. Shutdown keeps it too: it
+     * drains after its stop latch instead of retiring.
      */
-    private fun restartRetired(n: Int) {
-        var left = n
-        for (i in workers.indices) {
-            if (left == 0) return
-            while (true) {
-                val state = slots.loadAt(i)
-                if (state == RETIRING && slots.compareAndSetAt(i, RETIRING, RUNNING)) {
-                    retired.decrementAndFetch()
-                    left--
-                } else if (state == RETIRED && slots.compareAndSetAt(i, RETIRED, RUNNING)) {
-                    retired.decrementAndFetch()
-                    startThread(i)
-                    left--
-                } else if (state == RETIRING || state == RETIRED) {
-                    continue // the slot changed under us: decide again
-                }
-                break
-            }
-        }
-    }
+    protected open fun workLeftAtRetirement(): Boolean =
+        hasQueuedJobs() || !timers.isEmpty() || lifecycle.isShutdown()
 
-    /** R4's look at the timers: any pending one keeps the retiring worker (unless a broken variant says not). */
-    private fun timersKeepWorker(): Boolean =
-        settings.brokenRetire != BrokenRetire.RETIRES_WITH_TIMERS_PENDING && !timers.isEmpty()
-
-    fun retiredWorkers(): Int = retired.load()
+    fun retiredWorkers(): Int = retirement.retiredCount()
 
     // --- threads and shutdown ------------------------------------------------------------------------------------
 
@@ -275,7 +218,7 @@ internal class Registry(val settings: EngineSettings) {
         threadsLock.locked { live.incrementAndFetch() }
         val worker = workers[i]
         try {
-            startPosixThread("$name-worker-${i + 1}") {
+            startWorkerThread("$name-worker-${i + 1}") {
                 try {
                     worker.run()
                 } finally {
@@ -294,11 +237,11 @@ internal class Registry(val settings: EngineSettings) {
         }
     }
 
-    fun isShutdown(): Boolean = shutdown.load()
+    fun isShutdown(): Boolean = lifecycle.isShutdown()
 
     /** After its stop latch, a worker leaves once no submission is mid-push and nothing it can reach is queued. */
     fun canLeaveAfterStop(worker: Worker): Boolean =
-        inFlight.load() == 0 && injector.isEmpty() && worker.deque.isEmpty()
+        !lifecycle.submissionsInFlight() && injector.isEmpty() && worker.deque.isEmpty()
 
     /**
      * Takes no new work, hands pending timers their close action, stops every worker, and (unless called on one of
@@ -306,7 +249,7 @@ internal class Registry(val settings: EngineSettings) {
      * thread has ended.
      */
     fun close() {
-        if (shutdown.compareAndSet(false, true)) { // C1
+        if (lifecycle.startShutdown()) { // C1
             for (t in timers.drain()) {
                 try {
                     t.onClose()
@@ -315,7 +258,7 @@ internal class Registry(val settings: EngineSettings) {
                 }
             }
             for (w in workers) w.stopLatch.set()
-            if (settings.brokenRetire != BrokenRetire.CLOSE_WITHOUT_HANDOFF) handOffAfterStop()
+            handOffAfterStop()
         }
         if (currentWorker()?.registry === this) return
         threadsLock.locked {
@@ -324,16 +267,19 @@ internal class Registry(val settings: EngineSettings) {
     }
 
     /**
-     * C2 and C3, after C1 (the shutdown flag): waits out the submissions in flight, then brings back a retired
-     * worker if jobs are queued. A submission counts itself in flight before its shutdown check (S1, S2 in
-     * [submit]), so once none is in flight after C1, none can still queue a job. What was queued, a live worker
-     * drains after its stop latch; but when every worker had retired nobody would (a post after C1 restarts no
-     * worker, [wakeFor]): the worker brought back here finds its stop latch set, drains, and ends, and [close]
+     * C2 and C3, after C1 (the SHUTDOWN bit): waits out the submissions in flight, then brings back a retired
+     * worker if jobs are queued. A submission counts itself in flight before it reads the bit ([Lifecycle]), so
+     * once none is in flight after C1, none can still queue a job. What was queued, a live worker drains after its
+     * stop latch; but when every worker had retired nobody would (a post after C1 starts no worker,
+     * [claimRetiredFor]): the worker brought back here finds its stop latch set, drains, and ends, and [close]
      * waits for its thread like any other.
      */
-    private fun handOffAfterStop() {
-        while (inFlight.load() > 0) sched_yield() // C2: a push in flight takes a few instructions
-        if (hasQueuedJobs()) restartRetired(1) // C3: a RETIRING worker stays, a RETIRED one gets a thread
+    protected open fun handOffAfterStop() {
+        while (lifecycle.submissionsInFlight()) sched_yield() // C2: a push in flight takes a few instructions
+        if (hasQueuedJobs()) { // C3
+            val i = retirement.claimRetired()
+            if (i >= 0) startThread(i)
+        }
     }
 
     fun liveThreads(): Int = live.load()
@@ -346,11 +292,15 @@ internal class Registry(val settings: EngineSettings) {
 
     fun uncaughtExceptions(): Long = uncaught.load()
 
+    // --- statistics: snapshots, each counter read once without stopping the workers ---------------------------------
+
     fun queuedJobs(): Long = injector.size() + workers.sumOf { it.deque.size().toLong() }
 
-    private companion object {
-        const val RUNNING = 0
-        const val RETIRING = 1
-        const val RETIRED = 2
-    }
+    fun jobsRun(): Long = workers.sumOf { it.jobsRun }
+
+    fun steals(): Long = workers.sumOf { it.steals }
+
+    fun sleeps(): Long = workers.sumOf { it.sleeps }
+
+    fun injectedJobs(): Long = injector.pushed()
 }

@@ -24,8 +24,11 @@ import kotlinx.coroutines.Runnable
  * finds the deque empty or pushes with [CLEAR_BATCH] consumed slots not yet cleared (the JVM deque's rule). Only
  * slots below `top` are cleared that way, which no steal can take any more: a thief that reads a cleared slot has
  * read a stale `top`, and retries.
+ *
+ * The last job's CAS ([takeLast]) and the clearing of a slot ([clearSlot]) are `protected open`, so that the native
+ * stress suite can build a deque with one of them broken and show that its races and checks catch it.
  */
-internal class WorkDeque(private val broken: Broken = Broken.NONE) {
+internal open class WorkDeque {
     /**
      * `top` and `bottom` in one array, [TOP] and [BOTTOM] 64 bytes apart and from the array's header: thieves CAS
      * `top` while the owner writes `bottom` on every push, and on one cache line each would stall the other.
@@ -46,7 +49,7 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
             buf = buf.grow(t, b)
             buffer.store(buf)
             cleared = t // the new buffer holds nothing below top
-        } else if (t - cleared >= CLEAR_BATCH && broken != Broken.KEEPS_TAKEN_JOBS) {
+        } else if (t - cleared >= CLEAR_BATCH) {
             clearTaken(buf, t, b)
         }
         buf[b] = job
@@ -62,24 +65,33 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
         val t = ends.loadAt(TOP)
         if (t > b) {
             ends.storeAt(BOTTOM, b + 1) // empty: put bottom back
-            if (broken != Broken.KEEPS_TAKEN_JOBS) clearTaken(buf, t, t)
+            clearTaken(buf, t, t)
             return null
         }
         val job = buf[b]
         if (t < b) { // more than one job left: no thief can reach this one
-            if (broken != Broken.KEEPS_TAKEN_JOBS) buf[b] = null
+            clearSlot(buf, b)
             return job
         }
-        // The last job: thieves may race for it; the CAS on top decides.
-        if (broken == Broken.POP_LAST_WITHOUT_CAS) {
-            ends.storeAt(BOTTOM, b + 1)
-            return job
-        }
-        val won = ends.compareAndSetAt(TOP, t, t + 1)
+        val won = takeLast(t)
         ends.storeAt(BOTTOM, b + 1)
-        if (broken != Broken.KEEPS_TAKEN_JOBS) clearTaken(buf, t + 1, t + 1) // ours or the thief's: below top now
+        clearTaken(buf, t + 1, t + 1) // ours or the thief's: below top now
         return if (won) job else null
     }
+
+    /** The last job: thieves may race for it, and the CAS of `top` from [top] decides who takes it. */
+    protected open fun takeLast(top: Long): Boolean = ends.compareAndSetAt(TOP, top, top + 1)
+
+    /** Nulls the slot of a taken job, so that the deque does not keep the job reachable. */
+    protected open fun clearSlot(buf: Buffer, index: Long) {
+        buf[index] = null
+    }
+
+    /** Owner only: the position the next push takes; a wait's floor (Worker's stack bound). */
+    fun bottom(): Long = ends.loadAt(BOTTOM)
+
+    /** Owner only: the newest job if it was pushed at position [floor] or later, else null (and nothing taken). */
+    fun popAbove(floor: Long): Runnable? = if (ends.loadAt(BOTTOM) > floor) pop() else null
 
     /**
      * Owner only: nulls the slots from [cleared] up to [top], whose jobs were taken, but for those whose place in
@@ -87,7 +99,7 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
      * far behind was overwritten, and nulling it would drop a queued job.
      */
     private fun clearTaken(buf: Buffer, top: Long, bottom: Long) {
-        for (i in maxOf(cleared, bottom - buf.capacity + 1) until top) buf[i] = null
+        for (i in maxOf(cleared, bottom - buf.capacity + 1) until top) clearSlot(buf, i)
         cleared = top
     }
 
@@ -108,16 +120,8 @@ internal class WorkDeque(private val broken: Broken = Broken.NONE) {
     /** Owner only, for tests: the slots of the current buffer that still hold a job, taken or not. */
     fun slotsHoldingJobs(): Int = buffer.load().holding()
 
-    /** A deliberately broken deque, for the stress tests that must show they catch it. */
-    enum class Broken {
-        NONE,
-        POP_LAST_WITHOUT_CAS,
-
-        /** Taken jobs stay in their slots until overwritten: the deque keeps finished work reachable. */
-        KEEPS_TAKEN_JOBS,
-    }
-
-    private class Buffer(val capacity: Int) {
+    /** The ring: a power-of-two array of slots, indexed by the ever-growing positions `top` and `bottom`. */
+    class Buffer(val capacity: Int) {
         private val slots = AtomicArray<Runnable?>(capacity) { null }
         private val mask = capacity - 1
 

@@ -2,16 +2,14 @@
 
 package dev.forage.coroutines.stress
 
-import dev.forage.coroutines.engine.BrokenRetire
 import dev.forage.coroutines.engine.EngineSettings
 import dev.forage.coroutines.engine.JecCounters
-import dev.forage.coroutines.engine.JecSleep
-import dev.forage.coroutines.engine.OwnedLatch
 import dev.forage.coroutines.engine.Registry
+import dev.forage.coroutines.engine.SpinLatch
 import dev.forage.coroutines.engine.WorkDeque
 import dev.forage.coroutines.engine.currentWorker
 import dev.forage.coroutines.engine.nanoTime
-import dev.forage.coroutines.engine.startPosixThread
+import dev.forage.coroutines.engine.startWorkerThread
 import kotlin.concurrent.atomics.AtomicBoolean
 import kotlin.concurrent.atomics.AtomicInt
 import kotlin.concurrent.atomics.AtomicLong
@@ -31,9 +29,10 @@ import kotlinx.coroutines.Runnable
 internal class Race(
     val name: String,
     val threads: Int,
-    val sleep: JecSleep.Broken = JecSleep.Broken.NONE,
-    val deque: WorkDeque.Broken = WorkDeque.Broken.NONE,
-    val retire: BrokenRetire = BrokenRetire.NONE,
+    /** The engine it runs on: [Variant.CORRECT], or one with a step broken. */
+    val variant: Variant = Variant.CORRECT,
+    /** The pool's stack bound: 0 makes every wait inside a job block outside the sleep protocol. */
+    val maxHelpDepth: Int = EngineSettings.DEFAULT_MAX_HELP_DEPTH,
     /** Whether the variant is broken in a way this race must catch. */
     val mustFail: Boolean,
     val body: (RaceRun) -> String?,
@@ -52,7 +51,7 @@ internal class RaceRun(val race: Race, val deadline: Long, val progress: AtomicL
     }
 
     fun pool(keepAliveNanos: Long = 0L): Registry =
-        Registry(EngineSettings("stress", race.threads, keepAliveNanos, race.sleep, race.deque, race.retire))
+        race.variant.pool("stress", race.threads, keepAliveNanos, race.maxHelpDepth)
 }
 
 /** How long a bad state must last to count as a lost wake-up. */
@@ -131,15 +130,15 @@ internal fun latchSetVsSleep(run: RaceRun): String? {
     val pool = run.pool()
     try {
         while (run.timeLeft()) {
-            val latch = AtomicReference<OwnedLatch?>(null)
+            val latch = AtomicReference<SpinLatch?>(null)
             val owner = AtomicInt(-1)
             val done = AtomicBoolean(false)
             pool.submit(Runnable {
                 val worker = currentWorker()!!
-                val mine = OwnedLatch(pool, worker.index)
+                val mine = SpinLatch(pool.sleep, worker.index)
                 owner.store(worker.index)
                 latch.store(mine)
-                worker.waitUntil(mine, mainLoop = false)
+                worker.waitUntil(mine, worker.dequeFloor())
                 done.store(true)
             })
             while (latch.load() == null) { /* the job is about to wait */ }
@@ -232,7 +231,9 @@ internal fun handOffVsSleep(run: RaceRun): String? {
                 while (!yRan.load() && !abort.load()) { /* blocked in user code until Y runs */ }
                 xDone.store(true)
             })
-            spinFor(run.random.nextLong(0L, 4_000L))
+            // Y must land after the woken worker took X and before its E1: that window opens a wake-up's latency
+            // after X's post (about 10 us here, more on a loaded machine), so the spin spans a few of those.
+            spinFor(run.random.nextLong(0L, 30_000L))
             pool.submit(Runnable { yRan.store(true) })
             awaitOrStuck(
                 { xDone.load() },
@@ -295,7 +296,7 @@ internal fun closeVsSubmit(run: RaceRun): String? {
         awaitOrStuck({ pool.liveThreads() == 0 && pool.retiredWorkers() == run.race.threads }, { false }, { describe(pool) })
             ?.let { return "round $rounds: the workers did not retire: $it" }
         val spin = run.random.nextLong(0L, 20_000L)
-        startPosixThread("stress-submitter") {
+        startWorkerThread("stress-submitter") {
             spinFor(spin)
             took.store(if (pool.submit(Runnable { ran.store(true) })) 1 else 0)
         }
@@ -319,22 +320,29 @@ internal fun closeVsSubmit(run: RaceRun): String? {
  * job must be taken exactly once.
  */
 internal fun stealVsPop(run: RaceRun): String? {
-    val deque = WorkDeque(run.race.deque)
+    val deque = run.race.variant.deque()
     val round = AtomicLong(0L) // the round the thief may steal in
     val thiefDone = AtomicLong(0L)
     val thiefTook = AtomicInt(0)
     val stop = AtomicBoolean(false)
     val job = Runnable { }
-    startPosixThread("stress-thief") {
+    startWorkerThread("stress-thief") {
         var seen = 0L
         while (!stop.load()) {
             val r = round.load()
             if (r == seen) continue
             seen = r
             var took = 0
+            var retries = 0
             while (true) {
                 val j = deque.steal()
-                if (j === WorkDeque.RETRY) continue
+                if (j === WorkDeque.RETRY) {
+                    // A correct deque settles a lost race at once; one left with a taken slot between top and bottom
+                    // (a pop that skipped the CAS but cleared the slot) would retry forever.
+                    if (++retries < 1_000_000) continue
+                    took = -1
+                    break
+                }
                 if (j != null) took = 1
                 break
             }
@@ -351,6 +359,7 @@ internal fun stealVsPop(run: RaceRun): String? {
             spinFor(run.random.nextLong(0L, 2_000L))
             val ownerTook = if (deque.pop() != null) 1 else 0
             while (thiefDone.load() != r) { /* the thief's attempt for this round */ }
+            if (thiefTook.load() < 0) return "round $r: the thief's steal never settled: the deque is left inconsistent (owner took $ownerTook)"
             val takes = ownerTook + thiefTook.load()
             if (takes != 1) return "round $r: the last job was taken $takes times (owner $ownerTook, thief ${thiefTook.load()})"
             if (!deque.isEmpty()) return "round $r: the deque is not empty after its only job was taken"
@@ -368,7 +377,7 @@ internal fun stealVsPop(run: RaceRun): String? {
  * until the threads have ended, for at most 10 s.
  */
 private fun releaseStuck(pool: Registry) {
-    startPosixThread("stress-close") { pool.close() }
+    startWorkerThread("stress-close") { pool.close() }
     val until = nanoTime() + 10_000_000_000L
     while (pool.liveThreads() > 0 && nanoTime() < until) pool.sleep.wakeAnyThreads(pool.settings.threads)
 }

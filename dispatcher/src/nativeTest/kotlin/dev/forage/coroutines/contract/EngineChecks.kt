@@ -8,8 +8,10 @@ import dev.forage.coroutines.engine.JecCounters
 import dev.forage.coroutines.engine.Registry
 import dev.forage.coroutines.engine.Timers
 import dev.forage.coroutines.engine.WorkDeque
+import dev.forage.coroutines.engine.currentWorker
+import dev.forage.coroutines.engine.Worker
 import dev.forage.coroutines.engine.nanoTime
-import dev.forage.coroutines.engine.startPosixThread
+import dev.forage.coroutines.engine.startWorkerThread
 import kotlin.concurrent.atomics.AtomicInt
 import kotlin.concurrent.atomics.AtomicIntArray
 import kotlin.concurrent.atomics.AtomicLong
@@ -77,8 +79,8 @@ fun engineChecks(): List<ContractCase> = listOf(
         checkTrue(deque.isEmpty() && deque.pop() == null && deque.steal() == null, "empty afterwards")
     },
     ContractCase("engine: the deque keeps no job it handed out (a finished coroutine is not kept reachable)") {
-        for (broken in listOf(WorkDeque.Broken.NONE, WorkDeque.Broken.KEEPS_TAKEN_JOBS)) {
-            val deque = WorkDeque(broken)
+        for (broken in listOf(false, true)) {
+            val deque = if (broken) KeepsTakenJobs() else WorkDeque()
             repeat(3) { // popped, stolen, and the two mixed, across the ring's wrap
                 repeat(200) { deque.push(Runnable { }) }
                 repeat(100) { deque.pop() }
@@ -86,7 +88,7 @@ fun engineChecks(): List<ContractCase> = listOf(
             }
             checkTrue(deque.pop() == null, "empty")
             val held = deque.slotsHoldingJobs()
-            if (broken == WorkDeque.Broken.NONE) {
+            if (!broken) {
                 // The lazy clearing must skip slots the ring already reused: 31 taken, 254 more queued (the ring
                 // of 256 wraps), 69 more taken, then a push clears the first 100: the queued jobs 256 to 284 sit
                 // in the slots of 0 to 28.
@@ -108,7 +110,7 @@ fun engineChecks(): List<ContractCase> = listOf(
                 }
                 checkTrue(ring.steal() == null, "every queued job taken once")
             }
-            if (broken == WorkDeque.Broken.NONE) {
+            if (!broken) {
                 checkEquals(0, held, "slots still holding a taken job")
             } else {
                 checkTrue(held > 0, "the broken variant that keeps taken jobs is seen by this check ($held held)")
@@ -138,7 +140,7 @@ fun engineChecks(): List<ContractCase> = listOf(
             awaitTrue("round $round: the worker retired") { pool.liveThreads() == 0 && pool.retiredWorkers() == 1 }
             val go = AtomicInt(0)
             val closed = AtomicInt(0)
-            startPosixThread("check-closer") {
+            startWorkerThread("check-closer") {
                 while (go.load() == 0) { /* released with the submission */ }
                 pool.close()
                 closed.store(1)
@@ -161,7 +163,7 @@ fun engineChecks(): List<ContractCase> = listOf(
         val done = AtomicInt(0)
         val stop = AtomicInt(0)
         repeat(2) {
-            startPosixThread("check-thief") {
+            startWorkerThread("check-thief") {
                 while (stop.load() == 0) {
                     val job = deque.steal()
                     if (job != null && job !== WorkDeque.RETRY) job.run()
@@ -193,14 +195,14 @@ fun engineChecks(): List<ContractCase> = listOf(
         val ran = AtomicLong(0L)
         val producersDone = AtomicInt(0)
         repeat(2) {
-            startPosixThread("check-producer") {
+            startWorkerThread("check-producer") {
                 repeat(perProducer) { queue.push(Runnable { ran.incrementAndFetch() }) }
                 producersDone.incrementAndFetch()
             }
         }
         val consumersDone = AtomicInt(0)
         repeat(2) {
-            startPosixThread("check-consumer") {
+            startWorkerThread("check-consumer") {
                 while (producersDone.load() < 2 || !queue.isEmpty()) queue.pop()?.run()
                 consumersDone.incrementAndFetch()
             }
@@ -265,6 +267,41 @@ fun engineChecks(): List<ContractCase> = listOf(
             pool.close()
         }
     },
+    ContractCase("engine: join with no cutoff (fib(22)) is right on 1, 2 and 8 workers, with the stack bound at 0, 1 and its default") {
+        for (threads in listOf(1, 2, 8)) {
+            for (bound in listOf(0, 1, EngineSettings.DEFAULT_MAX_HELP_DEPTH)) {
+                val pool = Registry(EngineSettings("check-fib", threads, maxHelpDepth = bound))
+                try {
+                    checkEquals(17_711L, onWorker(pool) { fibByJoin(it, 22) }, "fib(22) on $threads workers, bound $bound")
+                } finally {
+                    pool.close()
+                }
+            }
+        }
+    },
+    ContractCase("engine: a join chain ${Worker.MAX_NESTED_WAITS - 1} deep finishes; one 40,000 deep throws instead of overflowing the stack") {
+        val pool = Registry(EngineSettings("check-deep-join", 2))
+        try {
+            val deepest = Worker.MAX_NESTED_WAITS - 1
+            checkEquals(deepest.toLong(), onWorker(pool) { chainByJoin(it, deepest) }, "levels joined")
+            var message: String? = null // written on the worker before onWorker's result, read after it
+            val thrown = onWorker(pool) {
+                try {
+                    chainByJoin(it, 40_000)
+                    2L // no exception: the check below fails
+                } catch (e: IllegalStateException) {
+                    message = e.message
+                    1L
+                }
+            }
+            checkEquals(1L, thrown, "a chain past the bound throws IllegalStateException")
+            checkTrue(message!!.contains("at most ${Worker.MAX_NESTED_WAITS} waits"), "the message names the bound: $message")
+            checkEquals(3L, onWorker(pool) { chainByJoin(it, 3) }, "the worker joins again afterwards")
+            checkEquals(0L, pool.uncaughtExceptions(), "nothing reported as uncaught")
+        } finally {
+            pool.close()
+        }
+    },
     ContractCase("engine: 8 workers on 2 cores run 200,000 jobs from outside and inside exactly once") {
         val pool = Registry(EngineSettings("check-oversubscribed", 8))
         try {
@@ -283,6 +320,35 @@ fun engineChecks(): List<ContractCase> = listOf(
         }
     },
 )
+
+private fun fibByJoin(worker: Worker, n: Int): Long {
+    if (n < 2) return n.toLong()
+    var a = 0L
+    var b = 0L
+    worker.join({ a = fibByJoin(currentWorker()!!, n - 1) }, { b = fibByJoin(currentWorker()!!, n - 2) })
+    return a + b
+}
+
+/** Nested joins in a chain: [depth] levels, each joining the next level with an empty job. */
+private fun chainByJoin(worker: Worker, depth: Int): Long {
+    if (depth == 0) return 0L
+    var below = 0L
+    worker.join({ below = chainByJoin(worker, depth - 1) }, { })
+    return below + 1
+}
+
+/** Runs [body] as a job on one of [pool]'s workers and returns its result (failing the case after 60 s). */
+private fun onWorker(pool: Registry, body: (Worker) -> Long): Long {
+    val result = AtomicLong(-1L)
+    pool.submit(Runnable { result.store(body(currentWorker()!!)) })
+    awaitTrue("the job on the worker returned") { result.load() >= 0L }
+    return result.load()
+}
+
+/** A deque broken on purpose: taken jobs stay in their slots until overwritten, so it keeps finished work reachable. */
+private class KeepsTakenJobs : WorkDeque() {
+    override fun clearSlot(buf: Buffer, index: Long) = Unit
+}
 
 private fun spinNanos(nanos: Long) {
     val until = nanoTime() + nanos
