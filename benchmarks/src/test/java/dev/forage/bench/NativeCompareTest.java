@@ -75,6 +75,31 @@ class NativeCompareTest {
     }
 
     @Test
+    void anAnchorWhoseRoundsFallIntoTwoModesShowsBothAndIsJudgedByItsFasterOne(@TempDir Path dir) throws Exception {
+        // Forage 10 ms every round; default alternates 8 and 40 ms between rounds (two modes, 5x apart); fixed 12.
+        // Judged by the median over all rounds, default (24 ms) would lose to fixed and Forage would PASS at 0.83;
+        // judged by its faster mode (8 ms) Forage is 1.25 and MISSES.
+        Path kexe = dir.resolve("bench.kexe");
+        Path count = dir.resolve("count");
+        Files.writeString(kexe, String.join("\n",
+                "#!/bin/sh",
+                "n=$(cat " + count + " 2>/dev/null || echo 0); echo $((n + 1)) > " + count,
+                "case \"$2\" in forage) v=10;; default) if [ $((n % 2)) = 0 ]; then v=8; else v=40; fi;; *) v=12;; esac",
+                "echo \"@@forage-bench RESULT scenario=$4 subject=$2 threads=$6 key=time values=$v,$v\"",
+                ""));
+        assertTrue(kexe.toFile().setExecutable(true));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = NativeCompare.run(new String[] {"--kexe", kexe.toString(), "--out", dir.resolve("out").toString(),
+                "--scenarios", "yield", "--rounds", "4"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()));
+        assertEquals(0, status, out.toString(StandardCharsets.UTF_8));
+        String table = Files.readString(dir.resolve("out/results.md"));
+        assertTrue(table.contains("| 10.0 (10.0–10.0) | two modes: 8.00 (2 of 4 rounds), 40.0 (2) | 12.0 (12.0–12.0)"
+                + " | 1.25 (default) | ≤ 1 | MISS |"), table);
+        assertTrue(table.contains("judged by its faster one"), table);
+    }
+
+    @Test
     void aProgramThatFailsIsReportedAndTheExitStatusIsOne(@TempDir Path dir) throws Exception {
         Path kexe = dir.resolve("bench.kexe");
         Files.writeString(kexe, "#!/bin/sh\necho broken >&2\nexit 3\n");

@@ -162,15 +162,18 @@ internal open class JecSleep(threads: Int, private val probe: PoolProbe) {
         val state = states[index]
         if (!state.sleepIntent.load()) return false
         state.lock.lock()
-        try {
-            if (!state.isBlocked) return false
-            unCountWoken()
-            state.isBlocked = false
-            state.lock.signal()
-            return true
-        } finally {
+        if (!state.isBlocked) {
             state.lock.unlock()
+            return false
         }
+        unCountWoken()
+        state.isBlocked = false
+        state.lock.unlock()
+        // Signalled after the unlock, so the sleeper does not wake only to wait for the lock we hold. The sleeper
+        // loops on isBlocked, which we cleared under the lock: an early return of its wait finds it clear, and a
+        // signal that finds it gone is harmless (its next wait loops on its own condition too).
+        state.lock.signal()
+        return true
     }
 
     /** The waker's decrement (3.4): under the sleeper's lock, so the sleeper cannot un-count itself too. */
@@ -208,12 +211,11 @@ internal open class JecSleep(threads: Int, private val probe: PoolProbe) {
     open fun notifyWorkerLatchIsSet(owner: Int) {
         if (wakeSpecificThread(owner)) return
         val state = states[owner]
-        state.lock.locked {
-            if (state.isBlockedOnLatch) {
-                state.isBlockedOnLatch = false
-                state.lock.signal()
-            }
-        }
+        state.lock.lock()
+        val blocked = state.isBlockedOnLatch
+        state.isBlockedOnLatch = false
+        state.lock.unlock()
+        if (blocked) state.lock.signal() // after the unlock, as in wakeSpecificThread
     }
 
     /** Whether worker [index] is blocked: asleep in the protocol, or in [blockUntilSet]. For tests. */

@@ -12,7 +12,8 @@ import kotlin.concurrent.atomics.ExperimentalAtomicApi
  * untimed. A new timer that is the earliest, or that finds no watcher, wakes a sleeper; a worker about to sleep
  * becomes the watcher if there is none. Both decisions are taken under [lock], which is what keeps a timer from
  * being left with nobody awake for it: either the sleeper registered first (then the adder sees it) or the timer
- * was added first (then the sleeper sees it).
+ * was added first (then the sleeper sees it). A sleeper that finds no timer at all takes no lock ([watch]): then a
+ * timer added later finds no watcher and posts, and the post wakes the sleeper like any other.
  *
  * Not on Native: the JVM's monitor thread, which fires due timers while every worker is busy. Here a timer waits
  * for a worker to finish its job.
@@ -89,7 +90,15 @@ internal class Timers {
      * Called by a worker about to block: the deadline it must wake at. It becomes the watcher when timers are
      * pending and nobody watches; [NO_DEADLINE] otherwise.
      */
-    fun watch(worker: Int): Long = lock.locked {
+    fun watch(worker: Int): Long {
+        // No timer: no watch, and no lock (every sleep of an idle pool comes here). A timer added after this read
+        // finds no watcher and posts (Registry.postUnwatchedTimer), and this sleeper, counted at S2 before the
+        // read, is one that post sees and wakes: pair A's argument, with the timer's deadline as the job.
+        if (earliest.load() == NO_DEADLINE) return NO_DEADLINE
+        return watchLocked(worker)
+    }
+
+    private fun watchLocked(worker: Int): Long = lock.locked {
         if (size == 0) return@locked NO_DEADLINE
         if (watcher.load() == NO_WATCHER) watcher.store(worker)
         if (watcher.load() == worker) heap[0]!!.deadline else NO_DEADLINE

@@ -21,8 +21,9 @@ import kotlinx.coroutines.Runnable
  *
  * Slots are cleared so that a finished job is not kept reachable by the deque (a coroutine's continuation holds
  * its whole frame): the owner nulls the slot of a job it pops, and lazily the slots thieves consumed, when it next
- * finds the deque empty or pushes with [CLEAR_BATCH] consumed slots not yet cleared (the JVM deque's rule). Only
- * slots below `top` are cleared that way, which no steal can take any more: a thief that reads a cleared slot has
+ * finds the deque empty or pushes with [CLEAR_BATCH] consumed slots not yet cleared (the JVM deque's rule) below
+ * the `top` it last read. A push reads `top` only when the ring looks full ([topSeen]), so a producer whose jobs
+ * thieves take keeps at most one ring of taken jobs reachable. Only slots below `top` are cleared that way, which no steal can take any more: a thief that reads a cleared slot has
  * read a stale `top`, and retries.
  *
  * The last job's CAS ([takeLast]) and the clearing of a slot ([clearSlot]) are `protected open`, so that the native
@@ -40,11 +41,25 @@ internal open class WorkDeque {
     /** Owner only: every slot below this index was cleared after its job was taken. */
     private var cleared = 0L
 
-    /** Owner only. Returns whether the deque was empty before (the JEC's `queueWasEmpty`, docs/sleep.md 3.5). */
+    /**
+     * Owner only: a `top` this owner read before. `top` only grows, so the real one is at least this: a push that
+     * sees room against it has room, and reads `top` itself (a cache line every thief's CAS writes) only when the
+     * ring looks full; [pop], which reads `top` anyway, refreshes it.
+     */
+    private var topSeen = 0L
+
+    /**
+     * Owner only. Returns whether the deque was empty before (the JEC's `queueWasEmpty`, docs/sleep.md 3.5). The
+     * answer may be a stale "no" (from [topSeen]), never a stale "yes": a "no" only makes the post wake more.
+     */
     fun push(job: Runnable): Boolean {
         val b = ends.loadAt(BOTTOM)
-        val t = ends.loadAt(TOP)
+        var t = topSeen
         var buf = buffer.load()
+        if (b - t >= buf.capacity - 1) {
+            t = ends.loadAt(TOP)
+            topSeen = t
+        }
         if (b - t >= buf.capacity - 1) {
             buf = buf.grow(t, b)
             buffer.store(buf)
@@ -63,6 +78,7 @@ internal open class WorkDeque {
         val buf = buffer.load()
         ends.storeAt(BOTTOM, b) // (store) before (load) of top: a thief's steal and this pop see each other
         val t = ends.loadAt(TOP)
+        topSeen = t
         if (t > b) {
             ends.storeAt(BOTTOM, b + 1) // empty: put bottom back
             clearTaken(buf, t, t)

@@ -193,9 +193,9 @@ internal class Worker(val registry: Registry, override val index: Int, val deque
     private fun runUntil(latch: CoreLatch, mainLoop: Boolean): Boolean {
         val sleep = registry.sleep
         while (!latch.probe()) {
-            val local = takeLocal(mainLoop)
-            if (local != null) {
-                runJob(local)
+            val busy = takeLocal(mainLoop) ?: takeBeforeIdling()
+            if (busy != null) {
+                runJob(busy)
                 continue
             }
             sleep.startLooking(idle)
@@ -223,6 +223,15 @@ internal class Worker(val registry: Registry, override val index: Int, val deque
         if (registry.fireDueTimers()) takeLocal(topLevel)?.let { return it }
         return registry.injector.pop()
     }
+
+    /**
+     * One look at the injector and the other deques before this worker counts itself idle (the Java engine's
+     * `takeBeforeIdling`, docs/sleep.md 6): a worker that keeps finding work, a thief draining a producer's deque
+     * say, then never touches the counters word, whose two read-modify-writes per idle spell (`startLooking`, E1)
+     * would otherwise bounce its cache line off every poster's I3. No post counted on this worker (it is not
+     * counted idle), so taking work here needs no hand-off.
+     */
+    private fun takeBeforeIdling(): Runnable? = registry.injector.pop() ?: stealFromOthers()
 
     /** The oldest own job at the top level, the newest inside a wait (see the class comment). */
     private fun takeLocal(topLevel: Boolean): Runnable? {
