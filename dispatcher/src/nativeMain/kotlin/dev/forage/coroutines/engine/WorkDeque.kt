@@ -2,7 +2,6 @@
 
 package dev.forage.coroutines.engine
 
-import kotlin.concurrent.atomics.AtomicArray
 import kotlin.concurrent.atomics.AtomicLongArray
 import kotlin.concurrent.atomics.AtomicReference
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
@@ -137,15 +136,25 @@ internal open class WorkDeque {
     fun slotsHoldingJobs(): Int = buffer.load().holding()
 
     /** The ring: a power-of-two array of slots, indexed by the ever-growing positions `top` and `bottom`. */
+    /**
+     * The slots are a plain array: a Kotlin/Native atomic store is sequentially consistent, a locked `xchg` on
+     * x86-64, and a push paid two of them. The owner writes a slot before its (atomic) store of `bottom`, and a
+     * thief reads it after its (atomic) load of `bottom`, so the job is published by that store and load alone, as
+     * the C11 form of Chase–Lev publishes it with a release store and an acquire load (Lê et al.). A thief that
+     * read a stale `top` may race with the owner reusing or clearing that slot; whatever it reads, its CAS on `top`
+     * then fails, and it retries.
+     */
     class Buffer(val capacity: Int) {
-        private val slots = AtomicArray<Runnable?>(capacity) { null }
+        private val slots = arrayOfNulls<Runnable>(capacity)
         private val mask = capacity - 1
 
-        operator fun get(index: Long): Runnable? = slots.loadAt((index and mask.toLong()).toInt())
+        operator fun get(index: Long): Runnable? = slots[(index and mask.toLong()).toInt()]
 
-        operator fun set(index: Long, job: Runnable?) = slots.storeAt((index and mask.toLong()).toInt(), job)
+        operator fun set(index: Long, job: Runnable?) {
+            slots[(index and mask.toLong()).toInt()] = job
+        }
 
-        fun holding(): Int = (0 until capacity).count { slots.loadAt(it) != null }
+        fun holding(): Int = slots.count { it != null }
 
         fun grow(top: Long, bottom: Long): Buffer {
             val bigger = Buffer(capacity * 2)
