@@ -66,6 +66,9 @@ case "$target" in
         mkdir -p "$root/usr" "$root/stub" "$tc/lib/gcc/aarch64-unknown-linux-gnu"
         ln -sfn "$cross/lib" "$root/lib"
         ln -sfn "$cross/lib" "$root/usr/lib"
+        # Debian's libc.so is a linker script naming /usr/aarch64-linux-gnu/lib/libc.so.6, which the linker looks
+        # for inside the sysroot.
+        ln -sfn "$cross" "$root/usr/aarch64-linux-gnu"
         ln -sfn "$gcc" "$tc/lib/gcc/aarch64-unknown-linux-gnu/8.3.0"
         # platform.posix links -lcrypt, which Debian 12 has no arm64 cross package for; nothing here calls it, so an
         # empty archive (in the stub folder the POM adds to abiSpecificLibraries.linux_arm64) satisfies the linker.
