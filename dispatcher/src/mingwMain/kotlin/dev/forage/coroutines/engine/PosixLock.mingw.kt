@@ -55,14 +55,14 @@ private const val MAX_WAIT_MILLIS = 1L shl 30
  * not winpthreads' mutex and condition variable. The class keeps the engine's one name for its lock on every
  * platform.
  *
- * Why not winpthreads: its `pthread_condattr_setclock(CLOCK_MONOTONIC)` fails (EINVAL), and its absolute deadlines
- * are on the wall clock, so a step of the wall clock would make a sleeping worker oversleep or wake at once and spin.
- * `pthread_cond_timedwait_relative_np` would avoid that, but it is winpthreads' own emulation on top of the same
- * Windows waits; SleepConditionVariableSRW waits a relative number of milliseconds, which Windows times on its
- * monotonic interrupt time, and the lock and the condition variable are a pointer each, need no destroy and fail on
- * no call. The remaining time is rounded up to a whole millisecond, so a worker never wakes just before its deadline
- * and spins; Windows' timer tick (about 15.6 ms unless an application asks for less) may make it wake that much
- * late.
+ * Why not winpthreads: its `pthread_condattr_setclock(CLOCK_MONOTONIC)` fails (EINVAL), so its absolute deadlines
+ * are on the wall clock, and a step of the wall clock would make a sleeping worker oversleep or wake at once and
+ * spin (a monotonic deadline passed to it spins at once). Its `pthread_cond_timedwait_relative_np` would avoid that,
+ * but it is winpthreads' own condition variable, emulated over Windows waits. SleepConditionVariableSRW waits a
+ * relative number of milliseconds, which Windows times on its interrupt time, which the wall clock does not move;
+ * the lock and the condition variable are a pointer each, need no destroy and cannot fail to initialise. The
+ * remaining time is rounded up to a whole millisecond, so a worker never wakes just before its deadline and spins;
+ * Windows' timer tick (about 15.6 ms unless an application asks for less) may make it wake that much late.
  */
 internal actual class PosixLock actual constructor() {
     private val handles = Handles()
