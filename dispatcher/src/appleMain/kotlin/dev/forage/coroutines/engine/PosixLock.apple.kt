@@ -30,7 +30,7 @@ import platform.posix.timespec
 
 /**
  * Nanoseconds on CLOCK_UPTIME_RAW: Darwin's monotonic clock that, like Linux's CLOCK_MONOTONIC, stands still while
- * the system sleeps, as the relative waits of [PosixLock.await] do.
+ * the system sleeps, so a deadline means the same running time on both.
  */
 internal actual fun nanoTime(): Long = clock_gettime_nsec_np(CLOCK_UPTIME_RAW.convert()).toLong()
 
