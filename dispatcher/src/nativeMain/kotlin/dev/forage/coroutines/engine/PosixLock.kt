@@ -1,120 +1,41 @@
-@file:OptIn(ExperimentalForeignApi::class, ExperimentalNativeApi::class)
-
 package dev.forage.coroutines.engine
 
-import kotlin.experimental.ExperimentalNativeApi
-import kotlin.native.ref.createCleaner
-import kotlinx.cinterop.ExperimentalForeignApi
-import kotlinx.cinterop.alloc
-import kotlinx.cinterop.free
-import kotlinx.cinterop.memScoped
-import kotlinx.cinterop.nativeHeap
-import kotlinx.cinterop.ptr
-import platform.posix.CLOCK_MONOTONIC
-import platform.posix.ETIMEDOUT
-import platform.posix.clock_gettime
-import platform.posix.pthread_cond_destroy
-import platform.posix.pthread_cond_init
-import platform.posix.pthread_cond_signal
-import platform.posix.pthread_cond_broadcast
-import platform.posix.pthread_cond_t
-import platform.posix.pthread_cond_timedwait
-import platform.posix.pthread_cond_wait
-import platform.posix.pthread_condattr_destroy
-import platform.posix.pthread_condattr_init
-import platform.posix.pthread_condattr_setclock
-import platform.posix.pthread_condattr_t
-import platform.posix.pthread_mutex_destroy
-import platform.posix.pthread_mutex_init
-import platform.posix.pthread_mutex_lock
-import platform.posix.pthread_mutex_t
-import platform.posix.pthread_mutex_unlock
-import platform.posix.timespec
-
-/** Nanoseconds on CLOCK_MONOTONIC, the clock the condition variables time against, so deadlines and waits agree. */
-internal fun nanoTime(): Long = memScoped {
-    val ts = alloc<timespec>()
-    clock_gettime(CLOCK_MONOTONIC, ts.ptr)
-    ts.tv_sec * 1_000_000_000L + ts.tv_nsec
-}
+/**
+ * Nanoseconds on a monotonic clock: the clock every deadline given to [PosixLock.await] is on. Each platform family
+ * (linuxMain, appleMain, mingwMain) pairs it with its lock so that deadlines and timed waits agree, and a step of the
+ * wall clock neither shortens nor lengthens a wait.
+ */
+internal expect fun nanoTime(): Long
 
 /** No deadline: wait until signalled. */
 internal const val NO_DEADLINE: Long = Long.MAX_VALUE
 
 /**
- * A pthread mutex with one condition variable on CLOCK_MONOTONIC: the native engine's lock and parker, as a
- * Rayon worker's `Mutex` + `Condvar`. Each worker sleeps on its own (one-owner wake-ups), the timers' heap and
- * the close wait use one each. The pthread objects live outside the Kotlin heap; a cleaner frees them once no
- * Kotlin object can reach this lock any more, so a late waker never signals freed memory.
+ * A mutex with one condition variable: the native engine's lock and parker, as a Rayon worker's `Mutex` +
+ * `Condvar`. Each worker sleeps on its own (one-owner wake-ups), the timers' heap and the close wait use one each.
+ * One implementation per platform family, because each keeps timed waits monotonic in its own way: Linux times
+ * the condition variable on CLOCK_MONOTONIC, Darwin waits for a relative time (it has no
+ * `pthread_condattr_setclock`), Windows uses its own slim reader/writer lock and condition variable, which time
+ * relative milliseconds. The native objects live outside the Kotlin heap; a cleaner frees them once no Kotlin
+ * object can reach this lock any more, so a late waker never signals freed memory.
  */
-internal class PosixLock {
-    private val handles = Handles()
+internal expect class PosixLock() {
+    fun lock()
 
-    @Suppress("unused") // kept alive with this object; runs once it is unreachable
-    private val cleaner = createCleaner(handles) { it.destroy() }
+    fun unlock()
 
-    fun lock() {
-        pthread_mutex_lock(handles.mutex.ptr)
-    }
+    /** Wakes one waiter, if any. Call it holding the lock. */
+    fun signal()
 
-    fun unlock() {
-        pthread_mutex_unlock(handles.mutex.ptr)
-    }
-
-    fun signal() {
-        pthread_cond_signal(handles.cond.ptr)
-    }
-
-    fun signalAll() {
-        pthread_cond_broadcast(handles.cond.ptr)
-    }
+    /** Wakes every waiter. Call it holding the lock. */
+    fun signalAll()
 
     /**
-     * Waits, holding the lock before and after, until signalled, a spurious return, or [deadline] (CLOCK_MONOTONIC
+     * Waits, holding the lock before and after, until signalled, a spurious return, or [deadline] ([nanoTime]
      * nanoseconds, or [NO_DEADLINE]). Returns false once the deadline passed. Callers loop on their own condition.
      */
-    fun await(deadline: Long): Boolean {
-        if (deadline == NO_DEADLINE) {
-            pthread_cond_wait(handles.cond.ptr, handles.mutex.ptr)
-            return true
-        }
-        return memScoped {
-            val ts = alloc<timespec>()
-            ts.tv_sec = deadline / 1_000_000_000L
-            ts.tv_nsec = deadline % 1_000_000_000L
-            pthread_cond_timedwait(handles.cond.ptr, handles.mutex.ptr, ts.ptr) != ETIMEDOUT
-        }
-    }
+    fun await(deadline: Long): Boolean
 
-    inline fun <T> locked(body: () -> T): T {
-        lock()
-        try {
-            return body()
-        } finally {
-            unlock()
-        }
-    }
-
-    private class Handles {
-        val mutex = nativeHeap.alloc<pthread_mutex_t>()
-        val cond = nativeHeap.alloc<pthread_cond_t>()
-
-        init {
-            pthread_mutex_init(mutex.ptr, null)
-            memScoped {
-                val attr = alloc<pthread_condattr_t>()
-                pthread_condattr_init(attr.ptr)
-                pthread_condattr_setclock(attr.ptr, CLOCK_MONOTONIC)
-                pthread_cond_init(cond.ptr, attr.ptr)
-                pthread_condattr_destroy(attr.ptr)
-            }
-        }
-
-        fun destroy() {
-            pthread_cond_destroy(cond.ptr)
-            pthread_mutex_destroy(mutex.ptr)
-            nativeHeap.free(cond)
-            nativeHeap.free(mutex)
-        }
-    }
+    /** Runs [body] holding the lock. */
+    inline fun <T> locked(body: () -> T): T
 }

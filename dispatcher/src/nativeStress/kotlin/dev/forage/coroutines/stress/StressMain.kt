@@ -15,7 +15,6 @@ import platform.posix.fflush
 import platform.posix.fopen
 import platform.posix.fputs
 import platform.posix.getenv
-import platform.posix.mkdir
 import platform.posix.stdout
 import platform.posix.usleep
 
@@ -106,14 +105,17 @@ fun main() {
     }
     writeReport(outcomes)
     val failed = outcomes.count { !it.passed }
-    println("Races run: ${outcomes.size}, failures: $failed (linuxx64)")
+    println("Races run: ${outcomes.size}, failures: $failed ($target)")
     exitProcess(if (failed == 0) 0 else 1)
 }
 
+/** The target in the labels and the report (`linuxx64`, `linuxarm64`, `mingwx64`: the build sets FORAGE_TARGET). */
+private val target: String = getenv("FORAGE_TARGET")?.toKString() ?: "native"
+
+/** The JUnit report, `$FORAGE_CONTRACT_REPORTS/TEST-<suite>.xml` (an existing folder). */
 private fun writeReport(outcomes: List<Outcome>) {
     val dir = getenv("FORAGE_CONTRACT_REPORTS")?.toKString() ?: "."
-    dir.split('/').runningReduce { parent, name -> "$parent/$name" }.filter { it.isNotEmpty() }.forEach { mkdir(it, 0x1EDu) }
-    val suite = "dev.forage.coroutines.stress.NativeStress-linuxx64"
+    val suite = "dev.forage.coroutines.stress.NativeStress-$target"
     val xml = buildString {
         append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         append("<testsuite name=\"$suite\" tests=\"${outcomes.size}\" failures=\"${outcomes.count { !it.passed }}\" errors=\"0\" skipped=\"0\">\n")

@@ -8,15 +8,19 @@ import platform.posix.fclose
 import platform.posix.fopen
 import platform.posix.fputs
 import platform.posix.getenv
-import platform.posix.mkdir
 
 actual val poolsHaveThreads: Boolean = true // the native engine: worker threads of its own
 
-/** Runs the contract suite and the native engine's checks, writes `$FORAGE_CONTRACT_REPORTS/TEST-<suite>.xml`, exits 1 on a failure. */
+/**
+ * Runs the contract suite and the native engine's checks, writes `$FORAGE_CONTRACT_REPORTS/TEST-<suite>.xml` (an
+ * existing folder), exits 1 on a failure. `$FORAGE_TARGET` names the target in the labels and the report
+ * (`linuxx64`, `linuxarm64`, `mingwx64`: the build sets it).
+ */
 @OptIn(ExperimentalForeignApi::class)
 fun main() {
+    val target = getenv("FORAGE_TARGET")?.toKString() ?: "native"
     val results = runBlocking {
-        val contract = runContract("linuxx64")
+        val contract = runContract(target)
         val checks = engineChecks()
         println("Native engine checks: ${checks.size} cases")
         contract + checks.map { case ->
@@ -28,14 +32,12 @@ fun main() {
         }
     }
     val dir = getenv("FORAGE_CONTRACT_REPORTS")?.toKString() ?: "."
-    // Surefire's report folder may not exist yet: make it and its parents (an existing one is fine).
-    dir.split('/').runningReduce { parent, name -> "$parent/$name" }.filter { it.isNotEmpty() }.forEach { mkdir(it, 0x1EDu) }
-    val path = "$dir/TEST-${suiteName("linuxx64")}.xml"
+    val path = "$dir/TEST-${suiteName(target)}.xml"
     val file = fopen(path, "w") ?: run {
         println("cannot write $path")
         exitProcess(1)
     }
-    fputs(junitXml("linuxx64", results), file)
+    fputs(junitXml(target, results), file)
     fclose(file)
     exitProcess(if (results.all { it.failure == null }) 0 else 1)
 }
