@@ -124,14 +124,19 @@ public final class KmpPublication {
                 markPom(Paths.get(args[1]));
                 break;
             case "modules":
-                List<String> modules = new ArrayList<>();
-                for (Target t : TARGETS) modules.add(t.module());
-                System.out.println(String.join(",", modules));
+                System.out.println(String.join(",", modules()));
                 break;
             default:
                 throw new IllegalArgumentException(
                     "usage: root ... | target ... | jvm ... | structure ... | mark-pom ... | modules (see the class comment)");
         }
+    }
+
+    /** The target modules' artifactIds, dispatcher-jvm first (release/check calls it too). */
+    public static List<String> modules() {
+        List<String> modules = new ArrayList<>();
+        for (Target t : TARGETS) modules.add(t.module());
+        return modules;
     }
 
     static String root(String version, String kotlin, String kotlinx, Path metadataJar) throws IOException {
