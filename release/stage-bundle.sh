@@ -2,6 +2,7 @@
 # Builds what Maven Central's Portal takes for one Forage release, and checks it; uploads nothing.
 #
 #   release/stage-bundle.sh [--version V] (--key FINGERPRINT | --throwaway-key)
+#   release/stage-bundle.sh --check-tools    (only says whether this machine can stage a release: exit 0 or 1)
 #
 # 1. Copies the source tree to target/release/src (build outputs and .git left out) and sets the version there
 #    (default: the POM's version without -SNAPSHOT), so the working tree's POMs are never edited.
@@ -30,19 +31,23 @@ target_modules="$("$JAVA_BIN/java" "$root/dispatcher/src/build/java/KmpPublicati
 published_modules="interop-java,forage-context,forage-bom,:dispatcher,:${target_modules//,/,:}"
 published_ids="${published_modules//:/}"
 
-usage() { echo "usage: $0 [--version V] (--key FINGERPRINT | --throwaway-key)" >&2; exit 2; }
+usage() { echo "usage: $0 [--version V] (--key FINGERPRINT | --throwaway-key) | --check-tools" >&2; exit 2; }
 version=""
 key=""
 throwaway=false
+check_tools_only=false
 while [[ $# -gt 0 ]]; do
     case "$1" in
+        --check-tools) check_tools_only=true; shift ;;
         --version) [[ $# -ge 2 ]] || usage; version="$2"; shift 2 ;;
         --key) [[ $# -ge 2 ]] || usage; key="$2"; shift 2 ;;
         --throwaway-key) throwaway=true; shift ;;
         *) usage ;;
     esac
 done
-if [[ -z "$key" && "$throwaway" == false ]] || [[ -n "$key" && "$throwaway" == true ]]; then usage; fi
+if [[ "$check_tools_only" == false ]] && { [[ -z "$key" && "$throwaway" == false ]] || [[ -n "$key" && "$throwaway" == true ]]; }; then
+    usage
+fi
 
 # What each native target module needs on the machine beyond the Kotlin/Native compiler (which Maven fetches):
 # dispatcher-linuxx64 links with Debian's clang and lld 22 (its `native` profile, konan-offline.sh);
@@ -74,6 +79,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     echo "       (Debian 12: clang-22 and lld-22 from bookworm-security.) Nothing was staged." >&2
     exit 1
 fi
+if [[ "$check_tools_only" == true ]]; then exit 0; fi
 
 pom_version="$(sed -n 's:^    <version>\(.*\)</version>$:\1:p' "$root/pom.xml" | head -n 1)"
 version="${version:-${pom_version%-SNAPSHOT}}"
