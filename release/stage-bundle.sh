@@ -116,9 +116,10 @@ tar -C "$root" --exclude=./.git --exclude=./target --exclude='*/target' --exclud
     | tar -C "$out/src" -xf -
 mvn -B -ntp -q -f "$out/src/pom.xml" org.codehaus.mojo:versions-maven-plugin:2.19.1:set \
     -DnewVersion="$version" -DgenerateBackupPoms=false
-# -Pnative too: the native target modules are in the reactor whatever the profile's activation says (the check
-# above made sure that they can be built).
-mvn -B -ntp -f "$out/src/pom.xml" -Prelease,native deploy -pl "$published_modules" -am \
+# Every native target's profile too: the target modules are in the reactor whatever the profiles' activation says
+# (the check above made sure that they can be built).
+mvn -B -ntp -f "$out/src/pom.xml" -Prelease,native,native-linuxarm64,native-mingwx64,native-klibs deploy \
+    -pl "$published_modules" -am \
     -Dmaven.test.skip=true -DskipTests -Djcstress.skip=true \
     -Dgpg.keyname="$key" -Dforage.staging.dir="$out/staging"
 

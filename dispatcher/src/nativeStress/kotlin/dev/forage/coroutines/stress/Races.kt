@@ -285,35 +285,70 @@ internal fun timerVsRetire(run: RaceRun): String? {
  * close() against an outside submission, on pools whose only worker has retired (docs/lifecycle.md, "Shutdown"):
  * every job that [Registry.submit] accepted must have run when close() returns. Bad state (checked once close
  * returned): a job accepted and never run.
+ *
+ * The window is narrow: the submission must be admitted before C1 and publish its job after it, about the time of
+ * one push. One submitter thread serves every round (a thread's start takes far longer than that window, and
+ * under an emulator far longer still), both sides start from one flag, and the closer's head start ([bias])
+ * follows the outcomes: a refusal moves close() later, an acceptance earlier, so that about half the submissions
+ * are accepted and their pushes straddle C1 instead of landing all before or all after it.
  */
 internal fun closeVsSubmit(run: RaceRun): String? {
+    val pool = AtomicReference<Registry?>(null)
+    val ran = AtomicReference(AtomicBoolean(false))
+    val started = AtomicLong(0L) // the round the submitter may submit in
+    val finished = AtomicLong(0L) // the last round it submitted in
+    val took = AtomicInt(-1) // 0: refused, 1: accepted
+    val submitterSpin = AtomicLong(0L)
+    val stop = AtomicBoolean(false)
+    startWorkerThread("stress-submitter") {
+        var seen = 0L
+        while (!stop.load()) {
+            val r = started.load()
+            if (r == seen) continue
+            seen = r
+            spinFor(submitterSpin.load())
+            val flag = ran.load()
+            took.store(if (pool.load()!!.submit(Runnable { flag.store(true) })) 1 else 0)
+            finished.store(r)
+        }
+    }
     var rounds = 0L
     var accepted = 0L
-    while (run.timeLeft()) {
-        val pool = run.pool(keepAliveNanos = 1_000L)
-        val ran = AtomicBoolean(false)
-        val took = AtomicInt(-1) // -1: not yet, 0: refused, 1: accepted
-        awaitOrStuck({ pool.liveThreads() == 0 && pool.retiredWorkers() == run.race.threads }, { false }, { describe(pool) })
-            ?.let { return "round $rounds: the workers did not retire: $it" }
-        val spin = run.random.nextLong(0L, 20_000L)
-        startWorkerThread("stress-submitter") {
-            spinFor(spin)
-            took.store(if (pool.submit(Runnable { ran.store(true) })) 1 else 0)
+    var bias = 0L // nanoseconds the closer waits after the submitter (negative: the submitter waits)
+    try {
+        while (run.timeLeft()) {
+            val p = run.pool(keepAliveNanos = 1_000L)
+            awaitOrStuck({ p.liveThreads() == 0 && p.retiredWorkers() == run.race.threads }, { false }, { describe(p) })
+                ?.let { return "round $rounds: the workers did not retire: $it" }
+            val flag = AtomicBoolean(false)
+            ran.store(flag)
+            pool.store(p)
+            submitterSpin.store(maxOf(0L, -bias) + run.random.nextLong(0L, 2_000L))
+            val closerSpin = maxOf(0L, bias) + run.random.nextLong(0L, 2_000L)
+            rounds++
+            started.store(rounds)
+            spinFor(closerSpin)
+            p.close()
+            while (finished.load() != rounds) { /* the submitter's verdict */ }
+            if (took.load() == 1) {
+                accepted++
+                bias -= BIAS_STEP
+                // close() returned: every accepted job has run by now, or never will.
+                if (!flag.load()) return "round $rounds: a job accepted while the pool closed never ran (${describe(p)})"
+            } else {
+                bias += BIAS_STEP
+            }
+            run.round()
         }
-        spinFor(run.random.nextLong(0L, 20_000L))
-        pool.close()
-        while (took.load() < 0) { /* the submitter's verdict */ }
-        if (took.load() == 1) {
-            accepted++
-            // close() returned: every accepted job has run by now, or never will.
-            if (!ran.load()) return "round $rounds: a job accepted while the pool closed never ran (${describe(pool)})"
-        }
-        rounds++
-        run.round()
+    } finally {
+        stop.store(true)
     }
     if (accepted == 0L) return "no submission was accepted in $rounds rounds: the race was never run"
     return null
 }
+
+/** How far one outcome moves the closer's head start in [closeVsSubmit]. */
+private const val BIAS_STEP = 100L
 
 /**
  * Steal against the owner's pop of the last job: the owner pushes one job and pops it while a thief steals; the
