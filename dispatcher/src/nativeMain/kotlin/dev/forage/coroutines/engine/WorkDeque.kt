@@ -43,7 +43,7 @@ internal open class WorkDeque {
     /**
      * Owner only: a `top` this owner read before. `top` only grows, so the real one is at least this: a push that
      * sees room against it has room, and reads `top` itself (a cache line every thief's CAS writes) only when the
-     * ring looks full; [pop], which reads `top` anyway, refreshes it.
+     * ring looks full; [pop] and [takeOldest], which read `top` anyway, refresh it.
      */
     private var topSeen = 0L
 
@@ -126,6 +126,20 @@ internal open class WorkDeque {
         // A cleared slot: the owner cleared it after top moved past t, so the CAS below would fail too.
         val job = buffer.load()[t] ?: return RETRY
         return if (ends.compareAndSetAt(TOP, t, t + 1)) job else RETRY
+    }
+
+    /**
+     * Owner only: the oldest job, as a thief takes it (the top-level loop's order), or null if empty. Keeps
+     * [topSeen] fresh, so that a worker that takes its own jobs oldest first still answers [push]'s "was it
+     * empty?" from a recent `top`: a stale "no" would make each post wake a sleeper that an idle, awake worker
+     * could have served.
+     */
+    fun takeOldest(): Runnable? {
+        while (true) {
+            topSeen = ends.loadAt(TOP)
+            val job = steal()
+            if (job !== RETRY) return job
+        }
     }
 
     fun isEmpty(): Boolean = ends.loadAt(TOP) >= ends.loadAt(BOTTOM)

@@ -235,11 +235,7 @@ internal class Worker(val registry: Registry, override val index: Int, val deque
 
     /** The oldest own job at the top level, the newest inside a wait (see the class comment). */
     private fun takeLocal(topLevel: Boolean): Runnable? {
-        if (!topLevel) return deque.pop()
-        while (true) {
-            val job = deque.steal()
-            if (job !== WorkDeque.RETRY) return job
-        }
+        return if (topLevel) deque.takeOldest() else deque.pop()
     }
 
     private fun stealFromOthers(): Runnable? {
