@@ -414,5 +414,9 @@ internal fun stealVsPop(run: RaceRun): String? {
 private fun releaseStuck(pool: Registry) {
     startWorkerThread("stress-close") { pool.close() }
     val until = nanoTime() + 10_000_000_000L
-    while (pool.liveThreads() > 0 && nanoTime() < until) pool.sleep.wakeAnyThreads(pool.settings.threads)
+    val releases = pool.sleep as? Releases
+    while (pool.liveThreads() > 0 && nanoTime() < until) {
+        pool.sleep.wakeAnyThreads(pool.settings.threads)
+        if (releases != null) for (i in 0 until pool.settings.threads) releases.release(i)
+    }
 }
