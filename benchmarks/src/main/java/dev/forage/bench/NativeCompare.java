@@ -208,10 +208,10 @@ public final class NativeCompare {
                 medians.add(Stats.of(r).median);
             }
             Stats spread = Stats.of(medians);
-            Cell cell = new Cell(Stats.of(all).median, spread.min, spread.max, rs.size(), Double.NaN, 0, Double.NaN, 0);
+            // The widest gap of at least MODE_GAP between consecutive round medians splits the rounds in two.
             List<Double> sorted = new ArrayList<>(medians);
             sorted.sort(null);
-            int split = -1;
+            int split = 0;
             double widest = MODE_GAP;
             for (int i = 1; i < sorted.size(); i++) {
                 double gap = sorted.get(i - 1) > 0 ? sorted.get(i) / sorted.get(i - 1) : 0;
@@ -220,12 +220,10 @@ public final class NativeCompare {
                     split = i;
                 }
             }
-            if (split < 0) {
-                return cell;
-            }
-            return new Cell(cell.median(), cell.lowestRound(), cell.highestRound(), cell.rounds(),
-                    Stats.of(sorted.subList(0, split)).median, split,
-                    Stats.of(sorted.subList(split, sorted.size())).median, sorted.size() - split);
+            int n = sorted.size();
+            return new Cell(Stats.of(all).median, spread.min, spread.max, n,
+                    split == 0 ? Double.NaN : Stats.of(sorted.subList(0, split)).median, split,
+                    split == 0 ? Double.NaN : Stats.of(sorted.subList(split, n)).median, split == 0 ? 0 : n - split);
         }
     }
 

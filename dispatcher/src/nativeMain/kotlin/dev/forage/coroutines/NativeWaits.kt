@@ -7,6 +7,7 @@ import dev.forage.coroutines.engine.PosixLock
 import dev.forage.coroutines.engine.Registry
 import dev.forage.coroutines.engine.Worker
 import dev.forage.coroutines.engine.currentWorker
+import dev.forage.coroutines.engine.locked
 import kotlin.concurrent.atomics.AtomicBoolean
 import kotlin.concurrent.atomics.ExperimentalAtomicApi
 import kotlinx.coroutines.Runnable

@@ -90,15 +90,6 @@ internal actual class PosixLock actual constructor() {
         return rc != ETIMEDOUT || nanoTime() < deadline
     }
 
-    actual inline fun <T> locked(body: () -> T): T {
-        lock()
-        try {
-            return body()
-        } finally {
-            unlock()
-        }
-    }
-
     private class Handles {
         val mutex = nativeHeap.alloc<pthread_mutex_t>()
         val cond = nativeHeap.alloc<pthread_cond_t>()

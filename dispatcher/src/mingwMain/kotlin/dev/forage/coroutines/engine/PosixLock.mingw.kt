@@ -100,15 +100,6 @@ internal actual class PosixLock actual constructor() {
         return GetLastError() != ERROR_TIMEOUT.convert<UInt>() || nanoTime() < deadline
     }
 
-    actual inline fun <T> locked(body: () -> T): T {
-        lock()
-        try {
-            return body()
-        } finally {
-            unlock()
-        }
-    }
-
     private class Handles {
         val lock = nativeHeap.alloc<SRWLOCK>()
         val cond = nativeHeap.alloc<CONDITION_VARIABLE>()

@@ -122,7 +122,7 @@ internal open class JecSleep(threads: Int, private val probe: PoolProbe) {
         }
         state.sleepIntent.store(false)
         state.lock.unlock()
-        worker.afterSleep(timedOut)
+        worker.afterSleep()
         idle.wakeFully()
         latch.wakeUp()
         return if (timedOut) Outcome.TIMED_OUT else Outcome.WOKEN

@@ -24,10 +24,13 @@ internal expect class PosixLock() {
 
     fun unlock()
 
-    /** Wakes one waiter, if any. Call it holding the lock. */
+    /**
+     * Wakes one waiter, if any. With the lock held or not: a waker that changed the waiter's condition under the
+     * lock may signal after it unlocks (JecSleep does, so the waiter does not wake into a held lock).
+     */
     fun signal()
 
-    /** Wakes every waiter. Call it holding the lock. */
+    /** Wakes every waiter, with the lock held or not, as [signal]. */
     fun signalAll()
 
     /**
@@ -35,7 +38,14 @@ internal expect class PosixLock() {
      * nanoseconds, or [NO_DEADLINE]). Returns false once the deadline passed. Callers loop on their own condition.
      */
     fun await(deadline: Long): Boolean
+}
 
-    /** Runs [body] holding the lock. */
-    inline fun <T> locked(body: () -> T): T
+/** Runs [body] holding the lock: one body for every platform's lock. */
+internal inline fun <T> PosixLock.locked(body: () -> T): T {
+    lock()
+    try {
+        return body()
+    } finally {
+        unlock()
+    }
 }

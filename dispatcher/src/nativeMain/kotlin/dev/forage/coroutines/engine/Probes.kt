@@ -31,6 +31,6 @@ internal interface IdleContext {
      */
     fun sleepDeadline(): Long
 
-    /** After S5, the lock released: the sleep ended, by a waker or by the deadline ([timedOut]). */
-    fun afterSleep(timedOut: Boolean)
+    /** After S5, the lock released: the sleep ended, by a waker or by the deadline. */
+    fun afterSleep()
 }

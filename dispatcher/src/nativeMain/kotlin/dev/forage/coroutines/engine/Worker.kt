@@ -203,7 +203,6 @@ internal class Worker(val registry: Registry, override val index: Int, val deque
             while (!latch.probe()) {
                 job = findWork(mainLoop)
                 if (job != null) break
-                sleepKeepAlive = if (mainLoop) registry.keepAliveDeadline() else NO_DEADLINE
                 if (sleep.noWorkFound(idle, latch, this) == JecSleep.Outcome.TIMED_OUT && keepAlivePassed() &&
                     registry.retire(this)
                 ) {
@@ -288,13 +287,18 @@ internal class Worker(val registry: Registry, override val index: Int, val deque
 
     override fun hasWorkForSleeper(): Boolean = registry.hasWorkForSleeper()
 
-    /** The earliest timer if this worker watches the timers (it becomes the watcher if nobody is), and the keep-alive. */
+    /**
+     * The earliest timer if this worker watches the timers (it becomes the watcher if nobody is), and the keep-alive
+     * in the top-level loop (a wait inside a job never retires). Read here, as the sleep blocks, rather than on
+     * every failed search.
+     */
     override fun sleepDeadline(): Long {
         sleepTimerDeadline = registry.timers.watch(index)
+        sleepKeepAlive = if (atTopLevel()) registry.keepAliveDeadline() else NO_DEADLINE
         return minOf(sleepTimerDeadline, sleepKeepAlive)
     }
 
-    override fun afterSleep(timedOut: Boolean) {
+    override fun afterSleep() {
         sleeps++
         if (sleepTimerDeadline != NO_DEADLINE) registry.timers.unwatch(index)
     }
