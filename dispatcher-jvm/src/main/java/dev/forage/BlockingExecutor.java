@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class BlockingExecutor implements Executor {
     private final Registry registry;
+    private final Lifecycle lifecycle;
+    private final QueueBound queueBound;
     private final int parallelism;
     private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
     /** Tasks in {@link #queue}, or about to be added: at most the pool's queue capacity. */
@@ -37,6 +39,8 @@ final class BlockingExecutor implements Executor {
 
     BlockingExecutor(Registry registry, int parallelism) {
         this.registry = registry;
+        this.lifecycle = registry.lifecycle;
+        this.queueBound = registry.queueBound;
         this.parallelism = parallelism;
     }
 
@@ -59,18 +63,18 @@ final class BlockingExecutor implements Executor {
             throw new RejectedExecutionException("pool " + registry.name + " has maxBlockingThreads(0): its "
                     + "blocking executor takes no tasks; build the pool with maxBlockingThreads(n), n >= 1");
         }
-        if (registry.lifecycle.isShutdown()) {
+        if (lifecycle.isShutdown()) {
             // As for execute: submissions stop at shutdown, from the pool's own workers too, even while drainers
             // still run.
-            throw registry.lifecycle.rejected(task);
+            throw lifecycle.rejected(task);
         }
         Runnable job = registry.decorate(task); // on the submitting thread, before anything is queued
-        if (waiting.incrementAndGet() > registry.queueBound.injectorCapacity) {
+        if (waiting.incrementAndGet() > queueBound.injectorCapacity) {
             waiting.decrementAndGet();
             if (InWorker.of(registry) != null) {
-                throw QueueBound.full(registry.name, task, QUEUE_NAME, registry.queueBound.injectorCapacity);
+                throw QueueBound.full(registry.name, task, QUEUE_NAME, queueBound.injectorCapacity);
             }
-            registry.queueBound.refusedFromOutside(registry, job, QUEUE_NAME);
+            queueBound.refusedFromOutside(registry, job, QUEUE_NAME);
             return;
         }
         queue.add(job);
@@ -112,11 +116,11 @@ final class BlockingExecutor implements Executor {
                 drain();
                 return;
             }
-            registry.runner.enterBlocking(w);
+            w.enterBlocking();
             try {
                 drain();
             } finally {
-                registry.runner.exitBlocking(w);
+                w.exitBlocking();
             }
         }
 

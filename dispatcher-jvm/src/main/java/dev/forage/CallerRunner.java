@@ -18,6 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class CallerRunner implements Runner, PendingJobs {
     private final Registry registry;
+    private final Clock clock;
+    private final Injector injector;
+    private final Lifecycle lifecycle;
+    private final PoolTimers timers;
     /** The pool's one worker; set by {@link #start()}, once the registry made it. */
     private Worker worker;
     private final ReentrantLock lock = new ReentrantLock();
@@ -30,6 +34,10 @@ final class CallerRunner implements Runner, PendingJobs {
 
     CallerRunner(Registry registry) {
         this.registry = registry;
+        this.clock = registry.clock;
+        this.injector = registry.injector;
+        this.lifecycle = registry.lifecycle;
+        this.timers = registry.timers;
         this.shutdownLatch = new CallerLatch(this, registry);
     }
 
@@ -144,7 +152,7 @@ final class CallerRunner implements Runner, PendingJobs {
      */
     @Override
     public boolean awaitTermination(long timeoutNanos) throws InterruptedException {
-        final long deadline = registry.clock.nanoTime() + timeoutNanos;
+        final long deadline = clock.nanoTime() + timeoutNanos;
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before awaitTermination");
         }
@@ -155,12 +163,12 @@ final class CallerRunner implements Runner, PendingJobs {
                 return 0;
             }
         };
-        while (!registry.lifecycle.isTerminated() && registry.clock.nanoTime() - deadline < 0) {
+        while (!lifecycle.isTerminated() && clock.nanoTime() - deadline < 0) {
             if (drive(null, deadline, drain) < 0) {
                 break; // terminated, or the deadline passed, while we waited to drive
             }
         }
-        return registry.lifecycle.isTerminated();
+        return lifecycle.isTerminated();
     }
 
     /** What a thread does while it drives. */
@@ -199,23 +207,23 @@ final class CallerRunner implements Runner, PendingJobs {
 
     /** Driving: runs jobs until nothing is queued, in flight or pending as a timer, or the deadline passes. */
     private void drain(long deadline) {
-        if (!registry.lifecycle.isShutdown() && !worker.waitUntil(shutdownLatch, deadline)) {
+        if (!lifecycle.isShutdown() && !worker.waitUntil(shutdownLatch, deadline)) {
             return; // not shut down before the deadline; jobs that came meanwhile ran
         }
         while (true) {
             runUntilIdle();
-            if (registry.lifecycle.submissionsInFlight() || !registry.injector.isClosed()) {
+            if (lifecycle.submissionsInFlight() || !injector.isClosed()) {
                 // A timer scheduled from outside passed the shutdown check and is about to queue, or the shutting
                 // down thread is about to close the injector (until then an outside execute is accepted).
                 Thread.yield();
                 continue;
             }
-            if (isDrained() || registry.clock.nanoTime() - deadline >= 0) {
+            if (isDrained() || clock.nanoTime() - deadline >= 0) {
                 return;
             }
             // Something is left (a timer not due yet, or a job pushed meanwhile): wait for it as a worker does,
             // sleeping until the earliest timer, and come back at the deadline at the latest.
-            long next = registry.timers.earliestDeadline();
+            long next = timers.earliestDeadline();
             long until = next != TimerQueue.NO_DEADLINE && next - deadline < 0 ? next : deadline;
             worker.waitUntil(new SpinLatch(registry, worker.index), until);
         }
@@ -252,7 +260,7 @@ final class CallerRunner implements Runner, PendingJobs {
         lock.lock();
         try {
             while (true) {
-                if (latch != null ? latch.probe() : registry.lifecycle.isTerminated()) {
+                if (latch != null ? latch.probe() : lifecycle.isTerminated()) {
                     return false;
                 }
                 if (driving == null) {
@@ -266,7 +274,7 @@ final class CallerRunner implements Runner, PendingJobs {
                 if (deadline == Worker.NO_DEADLINE) {
                     changed.awaitUninterruptibly();
                 } else {
-                    long nanos = deadline - registry.clock.nanoTime();
+                    long nanos = deadline - clock.nanoTime();
                     if (nanos <= 0) {
                         return false;
                     }
@@ -299,7 +307,7 @@ final class CallerRunner implements Runner, PendingJobs {
     /** Lock held. */
     private void tryTerminate() {
         if (driving == null && isDrained()) {
-            registry.lifecycle.markTerminated();
+            lifecycle.markTerminated();
         }
     }
 
@@ -307,7 +315,7 @@ final class CallerRunner implements Runner, PendingJobs {
     private int runUntilIdle() {
         int ran = 0;
         Runnable job;
-        while ((job = worker.search.findAnyWork()) != null) {
+        while ((job = worker.findAnyWork()) != null) {
             worker.runJob(job);
             ran++;
         }
@@ -317,8 +325,8 @@ final class CallerRunner implements Runner, PendingJobs {
     private boolean isDrained() {
         Lifecycle life = registry.lifecycle;
         // Closed, not only shut down: between the SHUTDOWN bit and the close, an outside execute is still accepted.
-        return registry.injector.isClosed() && !life.submissionsInFlight() && registry.injector.isEmpty()
-                && worker.deque.isEmpty() && registry.timers.isEmpty();
+        return injector.isClosed() && !life.submissionsInFlight() && injector.isEmpty()
+                && worker.deque.isEmpty() && timers.isEmpty();
     }
 
     /** A latch owned by the single-threaded pool's worker. */

@@ -14,8 +14,7 @@ final class ExtraMain extends LaunchedMain {
     void runLaunched() {
         Worker worker = slot.worker;
         Worker previous = InWorker.bind(worker);
-        worker.busyStarts();
-        worker.registry.monitor.workerBusy();
+        worker.threadStarts();
         try {
             runner.hooks.started();
             if (runner.compensation.runExtra(slot)) {

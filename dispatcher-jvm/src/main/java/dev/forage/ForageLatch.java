@@ -33,7 +33,7 @@ public final class ForageLatch {
     public static ForageLatch forCurrentThread() {
         Worker w = InWorker.current();
         if (w != null) {
-            return new ForageLatch(Thread.currentThread(), w, w.registry.runner.newLatch(w));
+            return new ForageLatch(Thread.currentThread(), w, w.newLatch());
         }
         return new ForageLatch(Thread.currentThread(), null, new LockLatch());
     }
@@ -86,7 +86,7 @@ public final class ForageLatch {
         }
         if (worker != null) {
             long nanos = Math.min(unit.toNanos(timeout), Long.MAX_VALUE >> 2);
-            return awaitOnWorker(worker.registry.clock.nanoTime() + nanos);
+            return awaitOnWorker(worker.nanoTime() + nanos);
         }
         return ((LockLatch) latch).await(timeout, unit);
     }
@@ -103,7 +103,7 @@ public final class ForageLatch {
 
     /** The owner is (or was) a worker: run jobs while waiting. */
     private boolean awaitOnWorker(long deadline) {
-        return worker.registry.runner.awaitLatch(worker, (SpinLatch) latch, deadline);
+        return worker.awaitLatch((SpinLatch) latch, deadline);
     }
 
     private void checkOwner() {

@@ -29,10 +29,23 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ForagePool implements Executor, AutoCloseable {
     private final Registry registry;
+    /** The parts whose settings and modes this face reports or changes; every submission goes through the registry. */
+    private final Runner runner;
+    private final QueueBound queueBound;
+    private final Lifecycle lifecycle;
+    private final BlockingExecutor blocking;
+    private final PendingJobs pendingJobs;
+    private final PoolIo io;
     private final boolean common;
 
     ForagePool(Registry registry, boolean common) {
         this.registry = registry;
+        this.runner = registry.runner;
+        this.queueBound = registry.queueBound;
+        this.lifecycle = registry.lifecycle;
+        this.blocking = registry.blocking;
+        this.pendingJobs = registry.pendingJobs;
+        this.io = registry.io;
         this.common = common;
         registry.face = this;
         registry.start(); // after the face: a worker's thread-start hook may already ask current()
@@ -91,7 +104,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * ({@link ForagePoolBuilder#maxBlockingThreads}).
      */
     public int maxBlockingThreads() {
-        return registry.blocking.parallelism();
+        return blocking.parallelism();
     }
 
     /**
@@ -127,17 +140,17 @@ public final class ForagePool implements Executor, AutoCloseable {
      * {@link #setParallelism}; 0 for a {@linkplain #isSingleThreaded() single-threaded} pool.
      */
     public int parallelism() {
-        return registry.runner.threads();
+        return registry.threads();
     }
 
     /** The most jobs that wait in the pool's queue ({@link ForagePoolBuilder#queueCapacity}). */
     public int queueCapacity() {
-        return registry.queueBound.injectorCapacity;
+        return queueBound.injectorCapacity;
     }
 
     /** What a submission from outside the pool does when the queue is full ({@link ForagePoolBuilder#whenQueueFull}). */
     public QueueFullPolicy queueFullPolicy() {
-        return registry.queueBound.policy;
+        return queueBound.policy;
     }
 
     /**
@@ -145,7 +158,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * the pool was built with; 0 for a {@linkplain #isSingleThreaded() single-threaded} pool.
      */
     public int maxParallelism() {
-        return registry.runner.maxParallelism();
+        return runner.maxParallelism();
     }
 
     /**
@@ -163,12 +176,12 @@ public final class ForagePool implements Executor, AutoCloseable {
         if (common) {
             CommonPool.checkResizable();
         }
-        return registry.runner.setParallelism(parallelism);
+        return runner.setParallelism(parallelism);
     }
 
     /** True for a pool without threads, whose jobs run on the threads that wait in it. */
     public boolean isSingleThreaded() {
-        return registry.runner.threads() == 0;
+        return registry.threads() == 0;
     }
 
     /**
@@ -179,12 +192,12 @@ public final class ForagePool implements Executor, AutoCloseable {
      * @throws IllegalStateException on a pool with worker threads (they run queued jobs themselves)
      */
     public int runPending() {
-        return registry.pendingJobs.runPending();
+        return pendingJobs.runPending();
     }
 
     /** True for a pool built with {@link ForagePoolBuilder#ioWorkers()}: its workers sleep in NIO selectors. */
     public boolean hasIoWorkers() {
-        return registry.io.hasIoWorkers();
+        return io.hasIoWorkers();
     }
 
     /**
@@ -225,7 +238,7 @@ public final class ForagePool implements Executor, AutoCloseable {
     @Override
     public void execute(Runnable job) {
         Objects.requireNonNull(job, "ForagePool.execute: job must not be null");
-        registry.execute(registry.queueWaits.sample(registry.decorate(job)));
+        registry.execute(registry.admit(job));
     }
 
     /**
@@ -240,7 +253,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     public void executeFair(Runnable job) {
         Objects.requireNonNull(job, "ForagePool.executeFair: job must not be null");
-        registry.executeFair(registry.queueWaits.sample(registry.decorate(job)));
+        registry.executeFair(registry.admit(job));
     }
 
     /**
@@ -259,7 +272,7 @@ public final class ForagePool implements Executor, AutoCloseable {
     public TimerHandle schedule(Runnable job, long delay, TimeUnit unit) {
         Objects.requireNonNull(job, "ForagePool.schedule: job must not be null");
         Objects.requireNonNull(unit, "ForagePool.schedule: unit must not be null");
-        TimerTask task = registry.timers.schedule(registry.decorate(job), unit.toNanos(delay), false);
+        TimerTask task = registry.schedule(job, unit.toNanos(delay), false);
         return new TimerHandle(task, registry.clock);
     }
 
@@ -277,7 +290,7 @@ public final class ForagePool implements Executor, AutoCloseable {
     public TimerHandle scheduleTimeout(Runnable action, long delay, TimeUnit unit) {
         Objects.requireNonNull(action, "ForagePool.scheduleTimeout: action must not be null");
         Objects.requireNonNull(unit, "ForagePool.scheduleTimeout: unit must not be null");
-        TimerTask task = registry.timers.schedule(registry.decorate(action), unit.toNanos(delay), true);
+        TimerTask task = registry.schedule(action, unit.toNanos(delay), true);
         return new TimerHandle(task, registry.clock);
     }
 
@@ -380,12 +393,12 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /** True once {@link #shutdown()} was called. */
     public boolean isShutdown() {
-        return registry.lifecycle.isShutdown();
+        return registry.isShutdown();
     }
 
     /** True once every worker has finished after shutdown. */
     public boolean isTerminated() {
-        return registry.lifecycle.isTerminated();
+        return registry.isTerminated();
     }
 
     /**
@@ -437,7 +450,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     @Override
     public String toString() {
-        return PoolStatistics.of(registry).describe(registry.name, registry.lifecycle.state());
+        return PoolStatistics.of(registry).describe(registry.name, lifecycle.state());
     }
 
 }

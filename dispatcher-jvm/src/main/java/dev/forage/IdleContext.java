@@ -1,7 +1,7 @@
 package dev.forage;
 
 /**
- * What a sleep protocol needs from the worker that is going to sleep: implemented by {@link WorkerIdle}, the worker
+ * What a sleep protocol needs from the worker that is going to sleep: implemented by {@link Worker}, the worker
  * as its protocol sees it while idle (and by the race tests' stand-ins, which drive a protocol apart from a pool).
  */
 interface IdleContext {

@@ -78,7 +78,7 @@ final class InWorker {
             return op.run(w);
         }
         // w: a worker of another pool (cross), or null (cold); the runner knows how its callers wait.
-        return registry.runner.inWorkerOutside(w, task, registry.decorateCall(op));
+        return registry.inWorkerOutside(w, task, op);
     }
 
     /** {@link ForagePool#join}, arguments checked. */

@@ -21,6 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     private final Registry registry;
+    private final Sleep sleep;
+    private final Lifecycle lifecycle;
     private final PoolTimers timers;
     private final Clock clock;
     final MonitorGate gate;
@@ -36,16 +38,19 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
 
     /** A pool's monitor; {@code runner} null for a pool that callers run, which has none. */
     Monitor(Registry registry, ThreadedRunner runner) {
+        Tuning tuning = registry.tuning;
         this.registry = registry;
+        this.sleep = registry.sleep;
+        this.lifecycle = registry.lifecycle;
         this.timers = registry.timers;
         this.clock = registry.clock;
         this.gate = new MonitorGate(runner == null ? MonitorGate.STOPPED : MonitorGate.NONE);
-        long millis = registry.tuning.get(Tunable.BLOCKED_JOB_MILLIS);
+        long millis = tuning.get(Tunable.BLOCKED_JOB_MILLIS);
         this.blocked = runner == null || millis == 0 ? null : new BlockedJobs(registry, runner, ThreadCpu.INSTANCE);
         // Without detection the monitor only waits for timers; its period then only paces the linger.
         this.periodNanos = TimeUnit.MILLISECONDS.toNanos(millis == 0 ? 10L : millis);
         this.maxPeriodNanos = 4 * periodNanos;
-        this.lingerNanos = TimeUnit.MILLISECONDS.toNanos(registry.tuning.get(Tunable.MONITOR_LINGER_MILLIS));
+        this.lingerNanos = TimeUnit.MILLISECONDS.toNanos(tuning.get(Tunable.MONITOR_LINGER_MILLIS));
     }
 
     /**
@@ -77,7 +82,7 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
      * only time detection samples. Volatile reads only ({@link Sleep#noWorkerIdle}, then the queues), stale at once.
      */
     private boolean jobsWait() {
-        return registry.sleep.noWorkerIdle() && registry.hasQueuedJobs();
+        return sleep.noWorkerIdle() && registry.hasQueuedJobs();
     }
 
     /**
@@ -129,7 +134,7 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
         boolean ended = false;
         try {
             while (!gate.isStopped()) {
-                if (registry.lifecycle.isTerminated()) {
+                if (lifecycle.isTerminated()) {
                     gate.stop();
                     break;
                 }
@@ -205,7 +210,7 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
      * the last worker stays for pending timers and fires them itself, so none is queued behind a worker that left.
      */
     private boolean fireTimers() {
-        if (!timers.unwatched() || registry.lifecycle.isShutdown()) {
+        if (!timers.unwatched() || lifecycle.isShutdown()) {
             return false;
         }
         timers.fireDueOnMonitor();
@@ -223,7 +228,7 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     /** M2: after shutdown the last worker fires the timers ({@link #fireTimers}); the monitor no longer waits. */
     @Override
     public boolean unwatched() {
-        return timers.unwatched() && !registry.lifecycle.isShutdown();
+        return timers.unwatched() && !lifecycle.isShutdown();
     }
 
     @Override

@@ -74,8 +74,8 @@ public final class PoolStatistics {
 
     /** {@link ForagePool#statistics()}: a snapshot of {@code registry}'s pool, read now. */
     static PoolStatistics of(Registry registry) {
-        return sum(registry.workers, registry.slotsInUse, registry.runner.threads(), registry.sleep,
-                registry.injector, registry.runner.threadGauges(), registry.queueWaits.snapshot());
+        return sum(registry.workers, registry.slotsInUse, registry.threads(), registry.sleep,
+                registry.injector, registry.threadGauges(), registry.queueWaitHistogram());
     }
 
     /**

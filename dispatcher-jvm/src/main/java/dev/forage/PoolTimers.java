@@ -12,9 +12,15 @@ import java.util.List;
 final class PoolTimers {
     private final TimerQueue queue = new TimerQueue();
     private final Registry registry;
+    private final Clock clock;
+    private final Lifecycle lifecycle;
+    private final Sleep sleep;
 
     PoolTimers(Registry registry) {
         this.registry = registry;
+        this.clock = registry.clock;
+        this.lifecycle = registry.lifecycle;
+        this.sleep = registry.sleep;
     }
 
     /** Schedules {@code job} to run once {@code delayNanos} of the pool's clock passed. Any thread. */
@@ -27,9 +33,9 @@ final class PoolTimers {
      * ({@link TimerTask#inline}).
      */
     TimerTask schedule(Runnable job, long delayNanos, boolean inline) {
-        registry.lifecycle.enter(job);
+        lifecycle.enter(job);
         try {
-            long now = registry.clock.nanoTime();
+            long now = clock.nanoTime();
             long delay = Math.max(delayNanos, 0L);
             long deadline = now + delay;
             if (deadline - now < 0 || deadline == TimerQueue.NO_DEADLINE) {
@@ -39,23 +45,23 @@ final class PoolTimers {
             if (queue.add(task)) {
                 int watcher = queue.watcher();
                 if (watcher != TimerQueue.NO_WATCHER) {
-                    registry.sleep.timerDeadlineChanged(watcher);
+                    sleep.timerDeadlineChanged(watcher);
                 } else {
                     // Nobody watches the timers: the same rule as an injected job finds a worker for them, and
                     // the monitor, which covers them while every worker is busy, must not sleep past this one.
                     registry.newInjectedJobs(1, true);
-                    registry.monitor.timerUnwatched(deadline);
+                    registry.timerUnwatched(deadline);
                 }
             }
             return task;
         } finally {
-            registry.lifecycle.exit();
+            lifecycle.exit();
         }
     }
 
     /** Moves every due timer to the injector; they are new injected jobs. Any thread. */
     void fireDue() {
-        List<TimerTask> due = queue.pollExpired(registry.clock.nanoTime());
+        List<TimerTask> due = queue.pollExpired(clock.nanoTime());
         if (due == null) {
             return;
         }
@@ -77,7 +83,7 @@ final class PoolTimers {
         if (earliest == TimerQueue.NO_DEADLINE) {
             return Parker.FOREVER;
         }
-        return Math.max(earliest - registry.clock.nanoTime(), 0L);
+        return Math.max(earliest - clock.nanoTime(), 0L);
     }
 
     /**
@@ -89,7 +95,7 @@ final class PoolTimers {
             registry.newInjectedJobs(1, true);
             long earliest = queue.earliestDeadline();
             if (earliest != TimerQueue.NO_DEADLINE) {
-                registry.monitor.timerUnwatched(earliest);
+                registry.timerUnwatched(earliest);
             }
         }
     }
@@ -100,7 +106,7 @@ final class PoolTimers {
      * new injected job, on time, and runs as soon as a worker is free.
      */
     void fireDueOnMonitor() {
-        List<TimerTask> due = queue.pollExpired(registry.clock.nanoTime());
+        List<TimerTask> due = queue.pollExpired(clock.nanoTime());
         if (due == null) {
             return;
         }
@@ -135,7 +141,7 @@ final class PoolTimers {
     /** A timer is due now. */
     boolean anyDue() {
         long due = queue.earliestDeadline();
-        return due != TimerQueue.NO_DEADLINE && due - registry.clock.nanoTime() <= 0;
+        return due != TimerQueue.NO_DEADLINE && due - clock.nanoTime() <= 0;
     }
 
     boolean isEmpty() {
@@ -172,10 +178,10 @@ final class PoolTimers {
         // JVM alive). It re-reads its deadline now, finds none, and parks for the keep-alive instead
         // (TimerQueue.remove and watch: C1, C2 against W1, W2).
         if (watcher != TimerQueue.NO_WATCHER) {
-            registry.sleep.timerDeadlineChanged(watcher);
+            sleep.timerDeadlineChanged(watcher);
         }
-        if (registry.lifecycle.isShutdown() && queue.isEmpty()) {
-            registry.runner.lastTimerCancelled();
+        if (lifecycle.isShutdown() && queue.isEmpty()) {
+            registry.lastTimerCancelled();
         }
     }
 

@@ -57,8 +57,8 @@ final class QueueBound {
         if (policy != QueueFullPolicy.CALLER_RUNS) {
             throw full(registry.name, job, queue, injectorCapacity);
         }
-        if (registry.lifecycle.isShutdown()) {
-            throw registry.lifecycle.rejected(job); // between the shutdown bit and the injector's close
+        if (registry.isShutdown()) {
+            throw registry.rejected(job); // between the shutdown bit and the injector's close
         }
         try {
             job.run();

@@ -104,14 +104,14 @@ final class Registry implements PoolProbe, LatchWaker {
                     settings.blockingKeepAliveNanos, settings.keepAliveNanos, new ThreadHooks(this, settings));
             this.pendingJobs = new PendingJobs.RunByWorkers(name, threads);
         }
-        this.workers = new Worker[parkers.length];
+        this.workers = new Worker[parkers.length]; // the monitor keeps the array; the workers keep the monitor
+        this.monitor = new Monitor(this, runner instanceof ThreadedRunner ? (ThreadedRunner) runner : null);
         for (int i = 0; i < core; i++) {
-            workers[i] = new Worker(this, i, parkers[i]);
+            workers[i] = new Worker(this, i, parkers[i], queueBound.dequeCapacity, parkers.length);
         }
         for (int i = 0; i < core; i++) {
             io.countInto(i, workers[i].counters);
         }
-        this.monitor = new Monitor(this, runner instanceof ThreadedRunner ? (ThreadedRunner) runner : null);
     }
 
     /**
@@ -130,7 +130,7 @@ final class Registry implements PoolProbe, LatchWaker {
     Worker extraWorker(int index) {
         Worker w = workers[index];
         if (w == null) {
-            w = new Worker(this, index, parkers[index]);
+            w = new Worker(this, index, parkers[index], queueBound.dequeCapacity, parkers.length);
             workers[index] = w;
         }
         return w;
@@ -151,6 +151,19 @@ final class Registry implements PoolProbe, LatchWaker {
      */
     Runnable decorate(Runnable job) {
         return DecoratedJob.of(decorator, job, name);
+    }
+
+    /**
+     * A user's task as the pool queues it: through the decorator, and one in {@link QueueWaitHistogram#SAMPLE_EVERY}
+     * wrapped to time its wait ({@link QueueWaits}). On the submitting thread, before anything is queued.
+     */
+    Runnable admit(Runnable task) {
+        return queueWaits.sample(decorate(task));
+    }
+
+    /** {@link ForagePool#schedule}: {@code job} decorated now and queued on the timers ({@code inline}: see there). */
+    TimerTask schedule(Runnable job, long delayNanos, boolean inline) {
+        return timers.schedule(decorate(job), delayNanos, inline);
     }
 
     /** A structured call from outside, {@code op}, run on a worker inside the decorator captured now. */
@@ -308,6 +321,47 @@ final class Registry implements PoolProbe, LatchWaker {
         monitor.jobsPosted();
     }
 
+    /**
+     * The calling thread is not one of our workers ({@link InWorker#call}): runs {@code op} on one, inside the
+     * decorator captured now, and returns its result; the runner's mode decides how the caller waits.
+     */
+    <T> T inWorkerOutside(Worker caller, Object task, Runner.WorkerOp<T> op) {
+        return runner.inWorkerOutside(caller, task, decorateCall(op));
+    }
+
+    // Timers: the two events PoolTimers, made before the runner and the monitor, passes on.
+
+    /** A timer nobody watches: the monitor, which covers them while every worker is busy, must not sleep past it. */
+    void timerUnwatched(long deadline) {
+        monitor.timerUnwatched(deadline);
+    }
+
+    /** After shutdown, the last pending timer was cancelled: a worker staying only for timers may retire. */
+    void lastTimerCancelled() {
+        runner.lastTimerCancelled();
+    }
+
+    // Statistics.
+
+    /** Worker threads: 0 when callers run the pool; else the run-time parallelism. */
+    int threads() {
+        return runner.threads();
+    }
+
+    /** The threads right now: the runner's gauges, with the monitor's finds. */
+    ThreadGauges threadGauges() {
+        ThreadGauges gauges = runner.threadGauges();
+        if (gauges != ThreadGauges.NONE) { // the shared all-zero snapshot of a pool with no threads
+            gauges.detectedBlockedNow = monitor.blockedNow();
+            gauges.blockedJobsDetected = (int) Math.min(monitor.blockedJobsDetected(), Integer.MAX_VALUE);
+        }
+        return gauges;
+    }
+
+    QueueWaitHistogram queueWaitHistogram() {
+        return queueWaits.snapshot();
+    }
+
     // Socket readiness.
 
     /** {@link ForagePool#awaitReadiness}, arguments not null: the pool's {@link PoolIo} checks the rest. */
@@ -385,13 +439,40 @@ final class Registry implements PoolProbe, LatchWaker {
         return DecoratedJob.undecorated(QueueWaits.untimed(queued));
     }
 
+    /**
+     * Once true, the pool terminated and none of its threads is alive: the runner's, which it waits for, and the
+     * monitor's, stopped and joined here.
+     */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         if (InWorker.of(this) != null && !lifecycle.isTerminated()) {
             throw new IllegalStateException("awaitTermination called on a worker of pool " + name
                     + ": it would wait for itself; call it from a thread outside the pool");
         }
         long nanos = Math.min(unit.toNanos(timeout), Long.MAX_VALUE >> 2);
-        return runner.awaitTermination(nanos);
+        long deadline = System.nanoTime() + nanos;
+        if (!runner.awaitTermination(nanos)) {
+            return false;
+        }
+        monitor.stop();
+        Thread t = monitor.thread(); // null if it never ran
+        if (t != null) {
+            t.join(Math.max(TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()), 1L));
+            return !t.isAlive();
+        }
+        return true;
+    }
+
+    boolean isShutdown() {
+        return lifecycle.isShutdown();
+    }
+
+    boolean isTerminated() {
+        return lifecycle.isTerminated();
+    }
+
+    /** The refusal of {@code job} after shutdown ({@link Lifecycle#rejected}). */
+    RejectedExecutionException rejected(Runnable job) {
+        return lifecycle.rejected(job);
     }
 
     void awaitTerminationUninterruptibly() {

@@ -12,7 +12,7 @@ package dev.forage;
  * sees; one that needs to look at the pool gets a {@link PoolProbe} when it is built, and its per-worker state lives
  * in the {@link IdleState} it makes (a wake-up hint reaches the search as {@link IdleState#firstPlaceToLook}). What
  * a worker looks at and what it does between searches before it calls {@code noWorkFound} is not the protocol's
- * business but the worker's {@link SearchPolicy}'s. Each protocol is built from the pool's {@link Tuning}, a
+ * business but the worker's search ({@link Worker}'s). Each protocol is built from the pool's {@link Tuning}, a
  * {@code PoolProbe} and, for those that block through them, the workers' {@link Parker}s, and nothing else, so a
  * test can drive one apart from any pool. The default is {@link JecSleep}; the others are comparison
  * baselines ({@link SleepProtocol}, {@code docs/sleep-strategies.md}).
@@ -68,7 +68,7 @@ interface Sleep extends LatchWaker {
 
     /**
      * Whether a worker that left a lone job beside a producer pauses ({@link Tunable#LONE_JOB_PAUSE_NANOS},
-     * {@link SearchPolicy}) rather than yields: with the JEC protocols. The lock-based baselines keep the one yield
+     * {@link Worker}'s search) rather than yields: with the JEC protocols. The lock-based baselines keep the one yield
      * that the lone-job rule had before the pause, so that they measure what they measured.
      */
     default boolean pausesBesideProducers() {

@@ -20,6 +20,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.Pool {
     final Registry registry;
+    private final Injector injector;
+    private final Lifecycle lifecycle;
+    private final PoolIo io;
+    private final PoolTimers timers;
     /** Every core worker, in use or not: {@code maxParallelism}. */
     private final int coreWorkers;
     /** The core workers in use when the pool starts. */
@@ -54,12 +58,16 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
     ThreadedRunner(Registry registry, int threads, ThreadFactory factory, boolean daemon, int extraSlots,
             long keepAliveNanos, long workerKeepAliveNanos, ThreadHooks hooks) {
         this.registry = registry;
+        this.injector = registry.injector;
+        this.lifecycle = registry.lifecycle;
+        this.io = registry.io;
+        this.timers = registry.timers;
         this.hooks = hooks;
         this.workerKeepAliveNanos = workerKeepAliveNanos;
         this.coreWorkers = registry.coreWorkers;
         this.initialThreads = threads;
         this.retirement = new Retirement(coreWorkers, threads);
-        this.resize = new Resize(this, retirement, registry, threads, coreWorkers, registry.io.hasIoWorkers());
+        this.resize = new Resize(this, retirement, registry, threads, coreWorkers, io.hasIoWorkers());
         this.ending = new ThreadedShutdown(registry);
         this.factory = factory;
         this.daemon = daemon;
@@ -99,9 +107,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
         threads = new AtomicReferenceArray<>(coreWorkers);
         ending.coreWorkersStarting(n, coreWorkers);
         compensation = new Compensation(registry, this, coreWorkers, extraSlots, keepAliveNanos);
-        WorkerMain[] mains = new WorkerMain[n];
+        Worker.ThreadMain[] mains = new Worker.ThreadMain[n];
         for (int i = 0; i < n; i++) {
-            mains[i] = new WorkerMain(this, workers[i]);
+            mains[i] = new Worker.ThreadMain(this, workers[i]);
             threads.set(i, newThread(workers[i], mains[i], "-worker-" + i));
         }
         for (int i = 0; i < n; i++) {
@@ -171,12 +179,12 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
      * and count the others as exited, so that the pool terminates and no accepted job is stranded.
      */
     private void abortStart(int started) {
-        registry.lifecycle.startShutdown();
+        lifecycle.startShutdown();
         for (int i = 0; i < started; i++) {
             resize.stop(i).set();
         }
         for (int i = started; i < threads.length(); i++) {
-            registry.io.workerNeverRan(i);
+            io.workerNeverRan(i);
         }
         ending.coreWorkersNeverStarted(initialThreads - started, coreWorkers - initialThreads);
     }
@@ -194,7 +202,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
      */
     @Override
     public void submitBehindQueued(Worker w, Runnable job) {
-        if (w.inTopLevelJob() && registry.injector.isEmpty()) {
+        if (w.inTopLevelJob() && injector.isEmpty()) {
             w.pushBehindOwnJobs(job);
         } else {
             // Inside a job run by a wait, the worker takes its newest job, so the back of its deque would be the
@@ -208,10 +216,10 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
         Computation<T> onWorker = new OutsideCall<>(op, task, null);
         if (other != null) {
             // in_worker_cross: a worker of another pool owns the latch and keeps working in its own pool.
-            SpinLatch latch = other.registry.runner.newLatch(other);
+            SpinLatch latch = other.newLatch();
             StackJob<T> job = new StackJob<>(onWorker, latch);
             registry.inject(job);
-            other.registry.runner.awaitLatch(other, latch, Worker.NO_DEADLINE);
+            other.awaitLatch(latch, Worker.NO_DEADLINE);
             return job.resultOrThrow();
         }
         // in_worker_cold: a plain thread blocks on a lock latch.
@@ -279,8 +287,6 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
         ThreadGauges gauges = compensation.snapshot();
         gauges.retiredWorkers = retirement.retiredCount();
         gauges.endedWorkers = ending.endedWorkers();
-        gauges.detectedBlockedNow = registry.monitor.blockedNow();
-        gauges.blockedJobsDetected = (int) Math.min(registry.monitor.blockedJobsDetected(), Integer.MAX_VALUE);
         return gauges;
     }
 
@@ -342,7 +348,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
     /** R2's and L3's question: a job queued anywhere, or a timer pending. */
     @Override
     public boolean workLeft() {
-        return registry.hasQueuedJobs() || !registry.timers.isEmpty();
+        return registry.hasQueuedJobs() || !timers.isEmpty();
     }
 
     @Override
@@ -363,7 +369,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
     public void startThread(int i) {
         Worker w = registry.workers[i];
         try {
-            WorkerMain main = new WorkerMain(this, w);
+            Worker.ThreadMain main = new Worker.ThreadMain(this, w);
             Thread t = newThread(w, main, "-worker-" + i);
             threads.set(i, t);
             main.launch(t);
@@ -385,7 +391,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
 
     @Override
     public boolean isShutdown() {
-        return registry.lifecycle.isShutdown();
+        return lifecycle.isShutdown();
     }
 
     @Override
@@ -411,7 +417,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
     @Override
     public boolean awaitTermination(long timeoutNanos) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutNanos;
-        if (!registry.lifecycle.awaitTerminated(timeoutNanos, TimeUnit.NANOSECONDS)) {
+        if (!lifecycle.awaitTerminated(timeoutNanos, TimeUnit.NANOSECONDS)) {
             return false;
         }
         // Every worker finished its loop; wait for the threads themselves to end, so that no pool thread is
@@ -420,8 +426,6 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
         for (int i = 0; i < coreWorkers; i++) {
             all.add(threads.get(i));
         }
-        registry.monitor.stop();
-        all.add(registry.monitor.thread()); // null if it never ran
         all.addAll(Arrays.asList(extraThreadsSnapshot()));
         for (Thread t : all) {
             if (t != null) {

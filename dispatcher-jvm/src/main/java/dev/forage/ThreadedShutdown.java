@@ -9,6 +9,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ThreadedShutdown {
     private final Registry registry;
+    private final Clock clock;
+    private final Injector injector;
+    private final Lifecycle lifecycle;
+    private final PoolTimers timers;
     /**
      * Core workers that have not retired after shutdown, nor been shed ({@link Resize}: a shed worker runs again
      * only after a grow counts it back): the last one stays for pending timers.
@@ -28,6 +32,10 @@ final class ThreadedShutdown {
 
     ThreadedShutdown(Registry registry) {
         this.registry = registry;
+        this.clock = registry.clock;
+        this.injector = registry.injector;
+        this.lifecycle = registry.lifecycle;
+        this.timers = registry.timers;
     }
 
     /**
@@ -47,7 +55,7 @@ final class ThreadedShutdown {
         endedWorkers.addAndGet(count + shed);
         liveWorkers.addAndGet(-count);
         if (liveThreads.addAndGet(-count - shed) == 0) {
-            registry.lifecycle.markTerminated();
+            lifecycle.markTerminated();
         }
     }
 
@@ -98,10 +106,10 @@ final class ThreadedShutdown {
             if (tryRetire()) {
                 return;
             }
-            long next = registry.timers.earliestDeadline();
+            long next = timers.earliestDeadline();
             if (next != TimerQueue.NO_DEADLINE) {
                 w.parker.bindCurrentThread();
-                w.parker.park(Math.max(next - registry.clock.nanoTime(), 1L));
+                w.parker.park(Math.max(next - clock.nanoTime(), 1L));
                 Thread.interrupted();
             }
         }
@@ -123,7 +131,7 @@ final class ThreadedShutdown {
     private boolean tryRetire() {
         while (true) {
             int n = liveWorkers.get();
-            if (n == 1 && !registry.timers.isEmpty()) {
+            if (n == 1 && !timers.isEmpty()) {
                 return false;
             }
             if (liveWorkers.compareAndSet(n, n - 1)) {
@@ -135,7 +143,7 @@ final class ThreadedShutdown {
     /** The last thing a thread of the pool does; the last one reports termination. */
     void threadExited() {
         if (liveThreads.decrementAndGet() == 0) {
-            registry.lifecycle.markTerminated();
+            lifecycle.markTerminated();
         }
     }
 
@@ -147,12 +155,12 @@ final class ThreadedShutdown {
      */
     void drain(Worker w) {
         while (true) {
-            Runnable job = w.search.findAnyWork();
+            Runnable job = w.findAnyWork();
             if (job != null) {
                 w.runJob(job);
                 continue;
             }
-            if (registry.lifecycle.submissionsInFlight() || !registry.injector.isEmpty()) {
+            if (lifecycle.submissionsInFlight() || !injector.isEmpty()) {
                 Thread.yield();
                 continue;
             }

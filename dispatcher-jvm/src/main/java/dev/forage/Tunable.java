@@ -54,7 +54,7 @@ enum Tunable {
      * same distance from its 100 µs stealing resolution. A latch set during the pause ends it at once; a post
      * does not. A lone job whose owner is busy waits at most one pause (plus the timer slack, as for
      * {@link #NAP_NANOS}). Beside a chain (an owner that pops its own jobs) the worker yields once instead, and
-     * 0 makes it yield always. Speed only ({@code docs/sleep.md} section 4.6; {@link SearchPolicy}).
+     * 0 makes it yield always. Speed only ({@code docs/sleep.md} section 4.6; {@link Worker#holdOff}).
      */
     LONE_JOB_PAUSE_NANOS("loneJobPauseNanos", "forage.loneJobPauseNanos", 20_000, 0, 1_000_000),
 
@@ -64,7 +64,7 @@ enum Tunable {
      * A worker draining a stream of outside submissions finds the injector empty between two pushes; if it slept
      * there, the submitter's next push would pay a wake-up (an unpark, and on a busy machine a context switch)
      * per few jobs. A lone outside job (low load, a wake-up) is one job per spell and gets no rounds. Speed only
-     * ({@code docs/sleep.md} section 3.8; {@link SearchPolicy}); 0 turns it off.
+     * ({@code docs/sleep.md} section 3.8; {@link Worker#holdOff}); 0 turns it off.
      */
     INJECTED_STREAM_ROUNDS("injectedStreamRounds", "forage.injectedStreamRounds", 4, 0, 1 << 20),
 
@@ -102,7 +102,7 @@ enum Tunable {
      * Fairness: every this many jobs taken from its own deque in its top-level loop, a worker first looks at the
      * injector and at the oldest job of its own deque, so neither outside submissions nor old local jobs starve
      * behind a LIFO stream (the same idea as Go's and Tokio's global-queue check every 61 ticks). Never inside a
-     * job's wait, where an old job would run on top of the waiting frames ({@link SearchPolicy#takeLocalJob}).
+     * job's wait, where an old job would run on top of the waiting frames ({@link Worker#takeLocalJob(int)}).
      */
     FAIRNESS_INTERVAL("fairnessInterval", "forage.fairnessInterval", 61, 1, 1 << 20),
 

@@ -41,27 +41,27 @@ class LoneJobTest {
             Runnable second = () -> { };
 
             owner.deque.push(first);
-            assertNull(thief.search.stealFromOthers(true), "first sighting of a lone job: left to its owner");
-            assertNull(thief.search.stealFromOthers(true), "still the same round: still left");
-            assertSame(first, thief.search.stealFromOthers(false), "a search that may not leave lone jobs takes it");
+            assertNull(thief.stealFromOthers(true), "first sighting of a lone job: left to its owner");
+            assertNull(thief.stealFromOthers(true), "still the same round: still left");
+            assertSame(first, thief.stealFromOthers(false), "a search that may not leave lone jobs takes it");
 
             owner.deque.push(first);
-            assertNull(thief.search.stealFromOthers(true), "a new lone job (a new index): left");
-            thief.search.searchRound++;
-            assertSame(first, thief.search.stealFromOthers(true), "seen in an earlier round and still there: taken");
+            assertNull(thief.stealFromOthers(true), "a new lone job (a new index): left");
+            thief.searchRound++;
+            assertSame(first, thief.stealFromOthers(true), "seen in an earlier round and still there: taken");
 
             owner.deque.push(first);
-            assertNull(thief.search.stealFromOthers(true), "left in this round");
+            assertNull(thief.stealFromOthers(true), "left in this round");
             assertSame(first, owner.deque.pop(), "its owner takes it, as in a chain of jobs");
             owner.deque.push(second);
-            thief.search.searchRound++;
-            assertNull(thief.search.stealFromOthers(true), "the next job sits at a new index: a new lone job, left again");
-            thief.search.searchRound++;
-            assertSame(second, thief.search.stealFromOthers(true), "and taken a round later");
+            thief.searchRound++;
+            assertNull(thief.stealFromOthers(true), "the next job sits at a new index: a new lone job, left again");
+            thief.searchRound++;
+            assertSame(second, thief.stealFromOthers(true), "and taken a round later");
 
             owner.deque.push(first);
             owner.deque.push(second);
-            assertSame(first, thief.search.stealFromOthers(true), "two jobs are not a lone job: the oldest is taken at once");
+            assertSame(first, thief.stealFromOthers(true), "two jobs are not a lone job: the oldest is taken at once");
         });
     }
 
@@ -78,26 +78,26 @@ class LoneJobTest {
             Runnable job = () -> { };
 
             owner.deque.push(job);
-            assertNull(thief.search.stealFromOthers(true), "a lone job: left");
-            assertFalse(thief.search.producerSeen, "no verdict before the next look");
+            assertNull(thief.stealFromOthers(true), "a lone job: left");
+            assertFalse(thief.producerSeen, "no verdict before the next look");
             owner.deque.push(job);
             owner.deque.push(job);
-            assertSame(job, thief.search.stealFromOthers(true), "the job left, now the oldest of three: taken at once");
-            assertTrue(thief.search.producerSeen, "its owner pushed more instead of popping it: a producer");
+            assertSame(job, thief.stealFromOthers(true), "the job left, now the oldest of three: taken at once");
+            assertTrue(thief.producerSeen, "its owner pushed more instead of popping it: a producer");
 
-            assertSame(job, thief.search.stealFromOthers(true), "two left: the oldest taken at once");
-            assertNull(thief.search.stealFromOthers(true), "the last one is a lone job: left");
-            thief.search.searchRound++;
-            assertSame(job, thief.search.stealFromOthers(true), "still there a round later: taken");
-            assertTrue(thief.search.producerSeen, "an owner that neither popped nor pushed gives no verdict");
+            assertSame(job, thief.stealFromOthers(true), "two left: the oldest taken at once");
+            assertNull(thief.stealFromOthers(true), "the last one is a lone job: left");
+            thief.searchRound++;
+            assertSame(job, thief.stealFromOthers(true), "still there a round later: taken");
+            assertTrue(thief.producerSeen, "an owner that neither popped nor pushed gives no verdict");
 
             owner.deque.push(job);
-            assertNull(thief.search.stealFromOthers(true), "a lone job: left");
+            assertNull(thief.stealFromOthers(true), "a lone job: left");
             assertSame(job, owner.deque.pop(), "its owner pops it, as in a chain of jobs");
             owner.deque.push(job);
-            thief.search.searchRound++;
-            assertNull(thief.search.stealFromOthers(true), "the chain's next job, at a new index: a new lone job, left");
-            assertFalse(thief.search.producerSeen, "the job left was popped by its owner: a chain");
+            thief.searchRound++;
+            assertNull(thief.stealFromOthers(true), "the chain's next job, at a new index: a new lone job, left");
+            assertFalse(thief.producerSeen, "the job left was popped by its owner: a chain");
         });
     }
 
@@ -117,14 +117,14 @@ class LoneJobTest {
 
             neighbour.deque.push(local);
             pool.registry().injector.push(injected);
-            assertSame(injected, searcher.search.search(false, true, IdleState.ANYWHERE), "just woken: the injector comes first");
-            assertSame(local, searcher.search.search(false, true, IdleState.ANYWHERE), "then the neighbour's lone job, at once");
+            assertSame(injected, searcher.search(false, true, IdleState.ANYWHERE), "just woken: the injector comes first");
+            assertSame(local, searcher.search(false, true, IdleState.ANYWHERE), "then the neighbour's lone job, at once");
 
             neighbour.deque.push(local);
             pool.registry().injector.push(injected);
-            assertSame(local, searcher.search.search(false, false, IdleState.ANYWHERE), "an ordinary search steals before the injector");
-            assertSame(injected, searcher.search.search(false, false, IdleState.ANYWHERE), "and finds the injector's job after the deques");
-            assertNull(searcher.search.search(false, true, IdleState.ANYWHERE), "nothing left anywhere");
+            assertSame(local, searcher.search(false, false, IdleState.ANYWHERE), "an ordinary search steals before the injector");
+            assertSame(injected, searcher.search(false, false, IdleState.ANYWHERE), "and finds the injector's job after the deques");
+            assertNull(searcher.search(false, true, IdleState.ANYWHERE), "nothing left anywhere");
         });
     }
 
@@ -146,7 +146,7 @@ class LoneJobTest {
             assertFalse(owner.ownJobsTaken, "nothing was taken from it");
 
             owner.push(first);
-            assertSame(first, thief.search.stealFromOthers(false), "a thief takes the pushed job");
+            assertSame(first, thief.stealFromOthers(false), "a thief takes the pushed job");
             assertNull(owner.takeOwnJob(), "the owner finds its deque empty");
             assertTrue(owner.ownJobsTaken, "every job it pushed since its last take was taken");
             owner.ownJobsTaken = false;
@@ -156,7 +156,7 @@ class LoneJobTest {
 
             owner.push(first);
             owner.push(second);
-            assertSame(first, thief.search.stealFromOthers(false), "a thief takes the older of two");
+            assertSame(first, thief.stealFromOthers(false), "a thief takes the older of two");
             assertSame(second, owner.takeOwnJob(), "the owner still finds the newer one");
             assertFalse(owner.ownJobsTaken, "not every job was taken");
             assertEquals(0, pool.statistics().naps(), "no worker ran: nobody napped");

@@ -98,15 +98,15 @@ class TuningTest {
             Worker w = pool.registry().workers[0];
             pool.registry().injector.push(injected);
             w.deque.push(own);
-            assertSame(injected, w.search.takeLocalJob(0), "interval 1: every take looks at the injector first");
-            assertSame(own, w.search.takeLocalJob(0));
+            assertSame(injected, w.takeLocalJob(0), "interval 1: every take looks at the injector first");
+            assertSame(own, w.takeLocalJob(0));
         });
         LoneJobTest.onHeldWorkers(ForagePool.builder(), pool -> {
             Worker w = pool.registry().workers[0];
             pool.registry().injector.push(injected);
             w.deque.push(own);
-            assertSame(own, w.search.takeLocalJob(0), "interval 61: the newest own job first");
-            assertSame(injected, w.search.search(false, false, IdleState.ANYWHERE));
+            assertSame(own, w.takeLocalJob(0), "interval 61: the newest own job first");
+            assertSame(injected, w.search(false, false, IdleState.ANYWHERE));
         });
     }
 
@@ -122,11 +122,11 @@ class TuningTest {
                 SpinLatch latch = new SpinLatch(pool.registry(), 0);
                 pool.registry().injector.push(() -> { });
                 pool.registry().injector.push(() -> { });
-                w.search.takeBeforeIdling();
-                w.search.takeBeforeIdling(); // two outside jobs drained: a stream
-                w.search.startSpell();
+                w.takeBeforeIdling();
+                w.takeBeforeIdling(); // two outside jobs drained: a stream
+                w.startSpell();
                 int heldOff = 0;
-                while (w.search.holdOff(latch)) {
+                while (w.holdOff(latch)) {
                     heldOff++;
                 }
                 assertEquals(rounds, heldOff, "stream rounds before the protocol's turn");
@@ -147,13 +147,13 @@ class TuningTest {
                 SpinLatch latch = new SpinLatch(pool.registry(), 1);
                 Runnable job = () -> { };
                 producer.deque.push(job);
-                assertNull(thief.search.stealFromOthers(true), "a lone job: left");
+                assertNull(thief.stealFromOthers(true), "a lone job: left");
                 producer.deque.push(job);
                 producer.deque.push(job);
-                assertSame(job, thief.search.stealFromOthers(true), "the job left, under more: a producer");
-                thief.search.stealFromOthers(true); // two left at the producer: the oldest taken
-                assertNull(thief.search.stealFromOthers(true), "the last one is a lone job: left");
-                assertTrue(thief.search.holdOff(latch), "left a lone job: the policy holds off the protocol");
+                assertSame(job, thief.stealFromOthers(true), "the job left, under more: a producer");
+                thief.stealFromOthers(true); // two left at the producer: the oldest taken
+                assertNull(thief.stealFromOthers(true), "the last one is a lone job: left");
+                assertTrue(thief.holdOff(latch), "left a lone job: the policy holds off the protocol");
                 if (pauseNanos > 0) {
                     assertTrue(thief.parker.lastLatchParkNanos() >= 0, "beside a producer this pool pauses");
                 } else {
