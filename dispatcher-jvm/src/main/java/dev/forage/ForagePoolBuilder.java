@@ -414,6 +414,7 @@ public final class ForagePoolBuilder {
                     + "selector");
         }
         settings.tuning.checked();
+        settings.sleepFactory = SleepProtocols.factory(settings.sleepProtocol, settings.spinForWorkNanos);
         String poolName = settings.name != null ? settings.name : "forage-" + POOL_NUMBER.incrementAndGet();
         int slots = Math.max(settings.threads, Resize.checkMax(settings)); // core workers: every one made now
         int maxBlocking = settings.maxBlockingThreads >= 0 ? settings.maxBlockingThreads

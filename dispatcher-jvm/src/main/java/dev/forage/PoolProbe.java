@@ -10,8 +10,9 @@ interface PoolProbe {
 
     /**
      * A look that takes nothing: true if a job is visible in the injector or in any worker's deque, or a timer
-     * is due. Volatile reads only, so the answer may be stale by the time it returns. Used by marl's spin
-     * phase ({@link SpinForWork}) and by EMPER's check after counting itself as a sleeper ({@link EmperSleep}).
+     * is due. Volatile reads only, so the answer may be stale by the time it returns. Used by two comparison
+     * baselines: marl's spin phase ({@code SpinForWork}) and EMPER's check after counting itself as a sleeper
+     * ({@code EmperSleep}).
      */
     boolean hasVisibleWork();
 

@@ -16,9 +16,15 @@ final class PoolSettings {
     boolean daemon = true;
     ThreadFactory threadFactory;
     Thread.UncaughtExceptionHandler handler;
+    /** The builder's choice, which {@link #sleepFactory} builds; the engine reads only the factory. */
     SleepProtocol sleepProtocol = SleepProtocol.JEC;
-    /** Negative: the protocol's own default. */
+    /** How long marl's spin phase runs in front of {@link #sleepProtocol}; negative: the protocol's own default. */
     long spinForWorkNanos = -1L;
+    /**
+     * What builds the pool's sleep protocol from the two fields above; the builder sets it when it builds the pool,
+     * so the engine never names a comparison baseline.
+     */
+    Sleep.Factory sleepFactory;
     Clock clock = Clock.SYSTEM;
     /** Negative: {@code DEFAULT_MAX_BLOCKING_THREADS} or the thread count, whichever is larger. */
     int maxBlockingThreads = -1;

@@ -92,7 +92,7 @@ final class Registry implements PoolProbe, LatchWaker {
         Parker[] parkers = io.parkers(core + extra);
         this.parkers = parkers;
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
-        this.sleep = Sleep.of(settings.sleepProtocol, tuning, parkers, core, settings.spinForWorkNanos, this);
+        this.sleep = settings.sleepFactory.build(tuning, parkers, core, this);
         this.pausesBesideProducers = sleep.pausesBesideProducers();
         this.timers = new PoolTimers(this);
         if (threads == 0) {

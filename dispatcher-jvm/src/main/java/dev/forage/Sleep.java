@@ -15,7 +15,8 @@ package dev.forage;
  * business but the worker's search ({@link Worker}'s). Each protocol is built from the pool's {@link Tuning}, a
  * {@code PoolProbe} and, for those that block through them, the workers' {@link Parker}s, and nothing else, so a
  * test can drive one apart from any pool. The default is {@link JecSleep}; the others are comparison
- * baselines ({@link SleepProtocol}, {@code docs/sleep-strategies.md}).
+ * baselines ({@link SleepProtocol}, {@code docs/sleep-strategies.md}), in a source root of their own
+ * ({@code src/main/baselines}), and the engine builds its protocol through a {@link Factory} without naming them.
  *
  * <p>Contract every protocol must keep (the proofs in {@code docs/sleep.md} and the shared test suite check it):
  * <ul>
@@ -76,34 +77,13 @@ interface Sleep extends LatchWaker {
     }
 
     /**
-     * The protocol a pool's builder named, for one worker per parker. The first {@code coreWorkers} parkers belong
-     * to the pool's threads, the others to the extra slots that stand in for blocked workers ({@link Compensation}),
-     * which a cap on searchers does not count. {@code spinNanos}: marl's spin phase in front of the protocol, 0 for
-     * none, negative for the protocol's default (none, but for {@link SleepProtocol#MARL_SPIN}).
+     * What builds a pool's protocol, for one worker per parker. The first {@code coreWorkers} parkers belong to the
+     * pool's threads, the others to the extra slots that stand in for blocked workers ({@link Compensation}). The
+     * registry calls it once, when it builds the pool, and keeps what it returns: the protocol itself, so that an
+     * event costs no call beyond the one on the protocol. {@link PoolSettings} carries it, and the pool's builder
+     * fills it with the one its {@link SleepProtocol} names, from beside the comparison baselines.
      */
-    static Sleep of(SleepProtocol protocol, Tuning tuning, Parker[] parkers, int coreWorkers, long spinNanos,
-            PoolProbe probe) {
-        Sleep sleep;
-        long defaultSpin = 0L;
-        switch (protocol) {
-            case RAYON_PRE_RFC5:
-                sleep = new SleepyWorkerSleep(tuning, parkers);
-                break;
-            case EMPER:
-                sleep = new EmperSleep(tuning, parkers, probe);
-                break;
-            case SEARCH_CAP:
-                JecSleep jec = new JecSleep(tuning.with(Tunable.WAKE_ON_WORK_FOUND, 0), parkers, probe);
-                sleep = new SearchCapSleep(jec, tuning, parkers.length, coreWorkers);
-                break;
-            case MARL_SPIN:
-                defaultSpin = tuning.get(Tunable.SPIN_FOR_WORK_NANOS);
-                sleep = new JecSleep(tuning, parkers, probe);
-                break;
-            default:
-                sleep = new JecSleep(tuning, parkers, probe);
-        }
-        long spin = spinNanos < 0 ? defaultSpin : spinNanos;
-        return spin > 0 ? new SpinForWork(sleep, tuning, parkers.length, spin, probe) : sleep;
+    interface Factory {
+        Sleep build(Tuning tuning, Parker[] parkers, int coreWorkers, PoolProbe probe);
     }
 }

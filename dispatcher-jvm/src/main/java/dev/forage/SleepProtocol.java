@@ -6,7 +6,7 @@ package dev.forage;
  * the JEC's advantages can be measured against the designs it is compared with, in the same pool and the same
  * benchmarks: they run the same jobs with the same guarantees (no job is lost, a set latch always wakes its
  * owner), and differ in CPU burnt while idle, wake-up latency and throughput. Designs, proofs and measurements:
- * {@code docs/sleep-strategies.md}. The engine builds the protocol a pool names ({@code Sleep.of}).
+ * {@code docs/sleep-strategies.md}. What each name builds: {@code SleepProtocols}.
  *
  * <pre>{@code
  * ForagePool baseline = ForagePool.builder()

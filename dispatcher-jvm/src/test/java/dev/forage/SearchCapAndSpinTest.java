@@ -123,7 +123,7 @@ class SearchCapAndSpinTest {
     /** The pool's protocol {@code SEARCH_CAP} for {@code threads} workers, sleepy after {@code rounds} rounds. */
     private static SearchCapSleep searchCap(int threads, int rounds) {
         Tuning tuning = Tuning.DEFAULTS.with(Tunable.ROUNDS_UNTIL_SLEEPY, rounds);
-        return (SearchCapSleep) Sleep.of(SleepProtocol.SEARCH_CAP, tuning, ThreadParker.forWorkers(threads), threads,
-                -1L, new TestProbe());
+        return (SearchCapSleep) SleepProtocols.factory(SleepProtocol.SEARCH_CAP, -1L)
+                .build(tuning, ThreadParker.forWorkers(threads), threads, new TestProbe());
     }
 }

@@ -32,6 +32,7 @@ class ArchitectureMapTest {
     private static final Path ROOT = Paths.get("..");
     private static final List<Path> SOURCE_ROOTS = List.of(
             ROOT.resolve("dispatcher-jvm/src/main/java"),
+            ROOT.resolve("dispatcher-jvm/src/main/baselines"),
             ROOT.resolve("dispatcher-jvm/src/main/java11"),
             ROOT.resolve("dispatcher-jvm/src/main/kotlin"),
             ROOT.resolve("interop-java/src/main/java"),
