@@ -71,10 +71,10 @@ final class BlockingExecutor implements Executor {
         Runnable job = registry.decorate(task); // on the submitting thread, before anything is queued
         if (waiting.incrementAndGet() > queueBound.injectorCapacity) {
             waiting.decrementAndGet();
-            if (InWorker.of(registry) != null) {
+            if (registry.currentWorker() != null) {
                 throw QueueBound.full(registry.name, task, QUEUE_NAME, queueBound.injectorCapacity);
             }
-            queueBound.refusedFromOutside(registry, job, QUEUE_NAME);
+            registry.refusedFromOutside(job, QUEUE_NAME);
             return;
         }
         queue.add(job);
@@ -110,7 +110,7 @@ final class BlockingExecutor implements Executor {
     private final class Drainer implements Runnable {
         @Override
         public void run() {
-            Worker w = InWorker.of(registry);
+            Worker w = registry.currentWorker();
             if (w == null) {
                 // Off the pool: a drainer that shutdownNow handed back, run by its caller. No worker to compensate.
                 drain();

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>One thread drives at a time: the worker's deque has one owner. A thread that must wait while another one
  * drives queues its job first (so the driver runs it if it gets there) and then waits until its latch is set or
- * the driver leaves, and then drives itself. Binding the worker to the driving thread ({@link InWorker#bind}) makes
+ * the driver leaves, and then drives itself. Binding the worker to the driving thread ({@link Worker#bind}) makes
  * everything that runs there (nested {@code join}, {@code scope}, {@link ForageLatch}) behave as on a worker.
  *
  * <p>The caller's interrupt status is kept: jobs run with a clear flag, as on a worker, and a flag that was set
@@ -88,7 +88,7 @@ final class CallerRunner implements Runner, PendingJobs {
      */
     @Override
     public boolean awaitLatch(Worker owner, SpinLatch latch, long deadline) {
-        if (InWorker.current() != owner) {
+        if (Worker.current() != owner) {
             return driveUntil(latch, deadline);
         }
         return owner.waitUntil(latch, deadline);
@@ -135,7 +135,7 @@ final class CallerRunner implements Runner, PendingJobs {
     /** Runs queued jobs, and the jobs they queue, on the calling thread until none is left; returns how many. */
     @Override
     public int runPending() {
-        if (InWorker.current() == worker) {
+        if (Worker.current() == worker) {
             return runUntilIdle(); // called by a job of this pool: we are already driving
         }
         return drive(null, Worker.NO_DEADLINE, new Drive() {
@@ -188,13 +188,13 @@ final class CallerRunner implements Runner, PendingJobs {
                 return -1;
             }
             interrupted |= Thread.interrupted();
-            Worker previous = InWorker.bind(worker);
+            Worker previous = Worker.bind(worker);
             worker.busyStarts(); // the pool's busy time is the time threads spend driving it, less idle spells
             try {
                 return body.run();
             } finally {
                 worker.busyEnds();
-                InWorker.unbind(previous);
+                Worker.unbind(previous);
                 interrupted |= Thread.interrupted();
                 release(); // terminates a drained pool after shutdown
             }

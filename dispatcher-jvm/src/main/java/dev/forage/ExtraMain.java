@@ -13,7 +13,7 @@ final class ExtraMain extends LaunchedMain {
     @Override
     void runLaunched() {
         Worker worker = slot.worker;
-        Worker previous = InWorker.bind(worker);
+        Worker previous = Worker.bind(worker);
         worker.threadStarts();
         try {
             runner.hooks.started();
@@ -22,7 +22,7 @@ final class ExtraMain extends LaunchedMain {
                 worker.busyEnds();
             }
         } finally {
-            InWorker.unbind(previous); // the slot may have a new thread already: the hook submits from outside
+            Worker.unbind(previous); // the slot may have a new thread already: the hook submits from outside
             runner.hooks.stopping();
             runner.ending.threadExited();
         }

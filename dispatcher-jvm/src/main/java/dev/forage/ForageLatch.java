@@ -31,7 +31,7 @@ public final class ForageLatch {
 
     /** A new unset latch owned by the calling thread. */
     public static ForageLatch forCurrentThread() {
-        Worker w = InWorker.current();
+        Worker w = Worker.current();
         if (w != null) {
             return new ForageLatch(Thread.currentThread(), w, w.newLatch());
         }

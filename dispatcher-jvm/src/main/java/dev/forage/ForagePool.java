@@ -43,7 +43,7 @@ public final class ForagePool implements Executor, AutoCloseable {
         this.runner = registry.runner;
         this.queueBound = registry.queueBound;
         this.lifecycle = registry.lifecycle;
-        this.blocking = registry.blocking;
+        this.blocking = new BlockingExecutor(registry, registry.maxBlocking);
         this.pendingJobs = registry.pendingJobs;
         this.io = registry.io;
         this.common = common;
@@ -66,7 +66,7 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     /** The pool whose worker is running the calling thread, or null when called from outside every pool. */
     public static ForagePool current() {
-        Worker w = InWorker.current();
+        Worker w = Worker.current();
         return w == null ? null : (ForagePool) w.registry.face;
     }
 
@@ -82,7 +82,7 @@ public final class ForagePool implements Executor, AutoCloseable {
     public static <T> T managedBlock(Callable<T> blocking) throws Exception {
         Objects.requireNonNull(blocking,
                 "ForagePool.managedBlock: blocking must not be null; pass the code that blocks");
-        Worker w = InWorker.current();
+        Worker w = Worker.current();
         return w == null ? blocking.call() : w.registry.managedBlock(blocking);
     }
 
@@ -96,7 +96,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      * }</pre>
      */
     public Executor blockingExecutor() {
-        return registry.blocking;
+        return blocking;
     }
 
     /**
@@ -126,13 +126,13 @@ public final class ForagePool implements Executor, AutoCloseable {
      * stands in for a blocked worker ({@link #managedBlock}) has an index of {@link #maxParallelism()} or more.
      */
     public static int currentWorkerIndex() {
-        Worker w = InWorker.current();
+        Worker w = Worker.current();
         return w == null ? -1 : w.index;
     }
 
     /** True when the calling thread is one of this pool's workers. */
     public boolean isCurrentThreadWorker() {
-        return InWorker.of(registry) != null;
+        return registry.currentWorker() != null;
     }
 
     /**
@@ -305,7 +305,7 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.join: both computations must be non-null (a=" + a + ", b="
                     + b + ")");
         }
-        return InWorker.join(registry, a, b);
+        return registry.join(a, b);
     }
 
     /**
@@ -315,7 +315,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     public <T> T scope(final ScopeBody<T> body) {
         Objects.requireNonNull(body, "ForagePool.scope: body must not be null");
-        return InWorker.scope(registry, body);
+        return registry.scope(body);
     }
 
     /**
@@ -336,7 +336,14 @@ public final class ForagePool implements Executor, AutoCloseable {
             throw new NullPointerException("ForagePool.scopeAsync: body and listener must be non-null (body=" + body
                     + ", listener=" + listener + ")");
         }
-        InWorker.scopeAsync(registry, body, listener);
+        // On a worker of this pool the body runs here, before this returns; from any other thread it is submitted
+        // as a job (refused after shutdown, as any outside job).
+        AsyncScope<T> scope = new AsyncScope<>(registry, body, listener);
+        if (registry.currentWorker() != null) {
+            scope.run();
+        } else {
+            registry.execute(registry.decorate(scope));
+        }
     }
 
     /**
@@ -348,7 +355,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     public <T> T install(final Computation<T> computation) {
         Objects.requireNonNull(computation, "ForagePool.install: computation must not be null");
-        return InWorker.install(registry, computation);
+        return registry.install(computation);
     }
 
     /** A snapshot of the pool's statistics, summed over its workers. */

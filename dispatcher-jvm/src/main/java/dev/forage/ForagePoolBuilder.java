@@ -423,6 +423,6 @@ public final class ForagePoolBuilder {
             throw new IllegalArgumentException("threads (" + slots + ", maxParallelism included) plus "
                     + "maxBlockingThreads (" + maxBlocking + ") must be at most " + MAX_THREADS);
         }
-        return new Registry(settings, poolName, maxBlocking);
+        return new Registry(settings, poolName, maxBlocking, new PoolParts(settings));
     }
 }

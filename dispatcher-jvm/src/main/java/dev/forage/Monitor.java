@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * ends after {@link Tunable#MONITOR_LINGER_MILLIS} with nothing to watch, so an idle pool, or one that keeps up,
  * has no monitor thread and burns nothing. Its races with the posters and the workers are in {@link MonitorGate}.
  */
-final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
+final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGate.Timers {
     private final Registry registry;
     private final Sleep sleep;
     private final Lifecycle lifecycle;
@@ -57,7 +57,8 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
      * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): the same look as a
      * post's ({@link #jobsPosted}), since this worker may be about to block on a job that waits behind it.
      */
-    void workerBusy() {
+    @Override
+    public void workerBusy() {
         jobsPosted();
     }
 
@@ -67,7 +68,8 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
      * on a one-thread pool). One volatile read while the monitor samples, one more of the sleep counters while it
      * does not; nothing at all with detection off.
      */
-    void jobsPosted() {
+    @Override
+    public void jobsPosted() {
         if (blocked != null && !gate.isSampling() && jobsWait() && gate.claimSampling()) {
             if (gate.claimStart()) {
                 start();
@@ -89,7 +91,8 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
      * P2, after P1: a timer due at {@code deadline} (the pool's clock) is left without a watcher, because it is
      * the new earliest and nobody watches, or its watcher became busy. Any thread.
      */
-    void timerUnwatched(long deadline) {
+    @Override
+    public void timerUnwatched(long deadline) {
         long at = System.nanoTime() + (deadline - clock.nanoTime());
         if (gate.wakeNeeded(at)) {
             LockSupport.unpark(thread);
@@ -113,13 +116,15 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     }
 
     /** The pool terminated: the monitor ends at once and never starts again. */
-    void stop() {
+    @Override
+    public void stop() {
         gate.stop();
         LockSupport.unpark(thread);
     }
 
     /** The monitor's thread while it runs (or the last one), else null; for termination and tests. */
-    Thread thread() {
+    @Override
+    public Thread thread() {
         return thread;
     }
 
@@ -262,11 +267,13 @@ final class Monitor implements Runnable, MonitorGate.Watch, MonitorGate.Timers {
     }
 
     /** Workers counted blocked now, and jobs counted blocked so far; for statistics. */
-    int blockedNow() {
+    @Override
+    public int blockedNow() {
         return blocked == null ? 0 : blocked.countedNow();
     }
 
-    long blockedJobsDetected() {
+    @Override
+    public long blockedJobsDetected() {
         return blocked == null ? 0L : blocked.detected();
     }
 }

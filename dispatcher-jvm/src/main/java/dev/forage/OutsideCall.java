@@ -2,7 +2,7 @@ package dev.forage;
 
 /**
  * The computation that carries a structured call ({@code install}, {@code join}, {@code scope}) from a thread that
- * is not one of the pool's workers onto one: {@link InWorker#call} hands it to the runner, which queues it in a {@link StackJob}. It
+ * is not one of the pool's workers onto one: {@link Registry#inWorker} hands it to the runner, which queues it in a {@link StackJob}. It
  * remembers the user's object for diagnostics ({@link TaskWrapper}).
  */
 final class OutsideCall<T> implements Computation<T>, TaskWrapper {
@@ -19,7 +19,7 @@ final class OutsideCall<T> implements Computation<T>, TaskWrapper {
 
     @Override
     public T compute() {
-        return op.run(worker != null ? worker : InWorker.current());
+        return op.run(worker != null ? worker : Worker.current());
     }
 
     @Override

@@ -11,16 +11,18 @@ import java.util.List;
  */
 final class PoolTimers {
     private final TimerQueue queue = new TimerQueue();
-    private final Registry registry;
+    private final Pool pool;
+    private final Injector injector;
     private final Clock clock;
     private final Lifecycle lifecycle;
     private final Sleep sleep;
 
-    PoolTimers(Registry registry) {
-        this.registry = registry;
-        this.clock = registry.clock;
-        this.lifecycle = registry.lifecycle;
-        this.sleep = registry.sleep;
+    PoolTimers(Pool pool, Injector injector, Clock clock, Lifecycle lifecycle, Sleep sleep) {
+        this.pool = pool;
+        this.injector = injector;
+        this.clock = clock;
+        this.lifecycle = lifecycle;
+        this.sleep = sleep;
     }
 
     /** Schedules {@code job} to run once {@code delayNanos} of the pool's clock passed. Any thread. */
@@ -49,8 +51,8 @@ final class PoolTimers {
                 } else {
                     // Nobody watches the timers: the same rule as an injected job finds a worker for them, and
                     // the monitor, which covers them while every worker is busy, must not sleep past this one.
-                    registry.newInjectedJobs(1, true);
-                    registry.timerUnwatched(deadline);
+                    pool.newInjectedJobs(1, true);
+                    pool.timerUnwatched(deadline);
                 }
             }
             return task;
@@ -65,12 +67,11 @@ final class PoolTimers {
         if (due == null) {
             return;
         }
-        Injector injector = registry.injector;
         boolean wasEmpty = injector.isEmpty();
         for (TimerTask t : due) {
             injector.push(t);
         }
-        registry.newInjectedJobs(due.size(), wasEmpty);
+        pool.newInjectedJobs(due.size(), wasEmpty);
     }
 
     /**
@@ -92,10 +93,10 @@ final class PoolTimers {
      */
     void handOverWatch(int index) {
         if (queue.watcher() == index && queue.releaseWatch(index) && !queue.isEmpty()) {
-            registry.newInjectedJobs(1, true);
+            pool.newInjectedJobs(1, true);
             long earliest = queue.earliestDeadline();
             if (earliest != TimerQueue.NO_DEADLINE) {
-                registry.timerUnwatched(earliest);
+                pool.timerUnwatched(earliest);
             }
         }
     }
@@ -110,7 +111,6 @@ final class PoolTimers {
         if (due == null) {
             return;
         }
-        Injector injector = registry.injector;
         boolean wasEmpty = injector.isEmpty();
         int queued = 0;
         for (TimerTask t : due) {
@@ -120,14 +120,14 @@ final class PoolTimers {
             }
         }
         if (queued > 0) {
-            registry.newInjectedJobs(queued, wasEmpty);
+            pool.newInjectedJobs(queued, wasEmpty);
         }
         for (TimerTask t : due) {
             if (t.inline) {
                 try {
                     t.run();
                 } catch (Throwable e) {
-                    registry.handleUncaught(Thread.currentThread(), e);
+                    pool.handleUncaught(Thread.currentThread(), e);
                 }
             }
         }
@@ -181,7 +181,7 @@ final class PoolTimers {
             sleep.timerDeadlineChanged(watcher);
         }
         if (lifecycle.isShutdown() && queue.isEmpty()) {
-            registry.lastTimerCancelled();
+            pool.lastTimerCancelled();
         }
     }
 
@@ -198,5 +198,21 @@ final class PoolTimers {
         void removed(int watcher) {
             timers.cancelled(watcher);
         }
+    }
+
+    /**
+     * What the timers tell the pool they belong to ({@link Registry}): due timers are injected jobs to post, a timer
+     * nobody watches is the monitor's, the end of the last timer after shutdown may let a worker retire, and an
+     * inline action's failure goes where a job's would.
+     */
+    interface Pool {
+        /** {@link Sleep#newInjectedJobs}, with what every post of the pool adds. */
+        void newInjectedJobs(int count, boolean queueWasEmpty);
+
+        void timerUnwatched(long deadline);
+
+        void lastTimerCancelled();
+
+        void handleUncaught(Thread thread, Throwable error);
     }
 }

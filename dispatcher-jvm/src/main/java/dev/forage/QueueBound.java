@@ -36,37 +36,6 @@ final class QueueBound {
         return jobs;
     }
 
-    /**
-     * An outside submitter's job that the full injector refused ({@link Registry#execute}): run on the calling
-     * thread under {@link QueueFullPolicy#CALLER_RUNS}, its exception to the pool's handler as on a worker; else
-     * the refusal. Once shutdown has begun (its bit is set, the injector may still be open) it is refused under
-     * either policy: a job runs on its caller only if its {@code execute} came before the shutdown. Such a job is
-     * the caller's, not the pool's: termination does not wait for it (as with {@code ThreadPoolExecutor}'s
-     * {@code CallerRunsPolicy}, which drops the job after shutdown where this pool refuses it).
-     */
-    void refusedFromOutside(Registry registry, Runnable job) {
-        refusedFromOutside(registry, job, "the injector");
-    }
-
-    /**
-     * {@link #refusedFromOutside(Registry, Runnable)} for a job that the full {@code queue} (which holds
-     * {@link #injectorCapacity} jobs, as the injector does) refused: the blocking executor's queue, whose tasks come
-     * from outside and from workers alike, takes the same bound and policy.
-     */
-    void refusedFromOutside(Registry registry, Runnable job, String queue) {
-        if (policy != QueueFullPolicy.CALLER_RUNS) {
-            throw full(registry.name, job, queue, injectorCapacity);
-        }
-        if (registry.isShutdown()) {
-            throw registry.rejected(job); // between the shutdown bit and the injector's close
-        }
-        try {
-            job.run();
-        } catch (Throwable e) {
-            registry.handleUncaught(Thread.currentThread(), e);
-        }
-    }
-
     /** The exception for a submission that a full queue refused ({@code ForkJoinPool}: "Queue capacity exceeded"). */
     static RejectedExecutionException full(String pool, Object job, String queue, long capacity) {
         return new RejectedExecutionException("pool " + pool + ": queue capacity exceeded (" + queue + " holds "

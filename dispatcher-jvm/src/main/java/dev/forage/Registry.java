@@ -12,9 +12,9 @@ import java.util.concurrent.locks.LockSupport;
  * The engine of one pool: its workers, the injector, the sleep protocol, the timers, the life cycle and the
  * runner that gives the workers threads. {@link ForagePool} and every other face are thin layers over it.
  *
- * <p>Which pool is the caller on is {@link InWorker}'s to say, for every entry point here.
+ * <p>Which pool is the caller on is {@link #currentWorker()}'s to say, for every entry point here.
  */
-final class Registry implements PoolProbe, LatchWaker {
+final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     final String name;
     final Clock clock;
     /**
@@ -40,15 +40,15 @@ final class Registry implements PoolProbe, LatchWaker {
     final Lifecycle lifecycle;
     final Runner runner;
     /** What no worker watches while all are busy: unwatched timers, blocked jobs ({@code docs/monitor.md}). */
-    final Monitor monitor;
-    /** {@link ForagePool#runPending()}: the {@link CallerRunner}, or a refusal in a pool with worker threads. */
+    final PoolWatch monitor;
+    /** {@link ForagePool#runPending()}: the caller-runs mode's, or a refusal in a pool with worker threads. */
     final PendingJobs pendingJobs;
-    /** Socket IO: {@link SelectorIo} for a pool with IO workers, else {@link NoIo}. */
+    /** Socket IO: the selectors of a pool with IO workers, else a refusal ({@link PoolParts#io}). */
     final PoolIo io;
     /** The builder's handler for jobs' exceptions, or null: the thread's own. */
     final Thread.UncaughtExceptionHandler handler;
-    /** {@link ForagePool#blockingExecutor()}: parallelism {@code maxBlockingThreads}. */
-    final BlockingExecutor blocking;
+    /** The builder's {@code maxBlockingThreads}: the extra slots' count, and the blocking executor's parallelism. */
+    final int maxBlocking;
     /**
      * The {@code ForagePool} over this registry, for {@link ForagePool#current()}, which alone reads it. Typed
      * {@code Object}: the engine never calls its own face.
@@ -64,12 +64,14 @@ final class Registry implements PoolProbe, LatchWaker {
     /** Whether a worker pauses after leaving a lone job beside a producer (the protocol's choice). */
     final boolean pausesBesideProducers;
 
-    /** From a checked builder; {@code threads == 0} builds a pool that callers run. */
-    Registry(PoolSettings settings, String name, int maxBlocking) {
+    /**
+     * From a checked builder; {@code threads == 0} builds a pool that callers run. {@code parts} makes the
+     * extensions the settings ask for, in the order this constructor needs them.
+     */
+    Registry(PoolSettings settings, String name, int maxBlocking, Extensions parts) {
         int threads = settings.threads;
         Clock clock = settings.clock;
         Thread.UncaughtExceptionHandler handler = settings.handler;
-        boolean ioWorkers = settings.ioWorkers;
         this.tuning = settings.tuning.checked();
         this.queueBound = new QueueBound(settings.queueCapacity, settings.queueFullPolicy);
         this.injector = new Injector(Injector.DEFAULT_BLOCK_SIZE, queueBound.injectorCapacity);
@@ -84,28 +86,18 @@ final class Registry implements PoolProbe, LatchWaker {
         int extra = threads == 0 ? 0 : maxBlocking;
         this.coreWorkers = core;
         this.slotsInUse = Math.max(threads, 1);
-        this.blocking = new BlockingExecutor(this, maxBlocking);
-        this.io = ioWorkers
-                ? new SelectorIo(name, core, tuning.get(Tunable.IO_CLOSED_CHECK_MILLIS),
-                        tuning.get(Tunable.IO_TAKEOVER_MILLIS), uncaughtHandler())
-                : new NoIo(name);
+        this.maxBlocking = maxBlocking;
+        this.io = parts.io(name, core, tuning, uncaughtHandler());
         Parker[] parkers = io.parkers(core + extra);
         this.parkers = parkers;
         // The protocol keeps `this` as its probe and calls it only once workers run, after this constructor.
         this.sleep = settings.sleepFactory.build(tuning, parkers, core, this);
         this.pausesBesideProducers = sleep.pausesBesideProducers();
-        this.timers = new PoolTimers(this);
-        if (threads == 0) {
-            CallerRunner callers = new CallerRunner(this);
-            this.runner = callers;
-            this.pendingJobs = callers;
-        } else {
-            this.runner = new ThreadedRunner(this, threads, settings.threadFactory, settings.daemon, extra,
-                    settings.blockingKeepAliveNanos, settings.keepAliveNanos, new ThreadHooks(this, settings));
-            this.pendingJobs = new PendingJobs.RunByWorkers(name, threads);
-        }
+        this.timers = new PoolTimers(this, injector, clock, lifecycle, sleep);
+        this.runner = parts.runner(this, extra);
+        this.pendingJobs = parts.pendingJobs(name);
         this.workers = new Worker[parkers.length]; // the monitor keeps the array; the workers keep the monitor
-        this.monitor = new Monitor(this, runner instanceof ThreadedRunner ? (ThreadedRunner) runner : null);
+        this.monitor = parts.monitor(this);
         for (int i = 0; i < core; i++) {
             workers[i] = new Worker(this, i, parkers[i], queueBound.dequeCapacity, parkers.length);
         }
@@ -171,6 +163,76 @@ final class Registry implements PoolProbe, LatchWaker {
         return DecoratedOp.of(op, decorator, name);
     }
 
+    // Which pool is the caller on (Rayon's in_worker), and the structured calls beside the decision. Each writes
+    // the worker case first: join is the fork-join hot path, and only a call from outside allocates the operation
+    // object that carries it into the pool. The calling thread is
+    // - a worker of this pool: the operation runs on it, inline (a job it submits goes where its runner puts it);
+    // - a worker of another Forage pool (in_worker_cross): the operation is injected here, and the caller keeps
+    //   running its own pool's jobs until the operation's latch, owned by the caller, is set;
+    // - no pool's worker (in_worker_cold): the operation is injected, and the caller blocks.
+
+    /** The worker of this pool running on the calling thread, or null. */
+    Worker currentWorker() {
+        Worker w = Worker.current();
+        return w != null && w.registry == this ? w : null;
+    }
+
+    /**
+     * Rayon's {@code in_worker}: runs {@code op} on a worker of this pool and returns its result.
+     * From outside, {@code op} runs inside the pool's task decorator, captured on the calling thread; {@code task}
+     * is the user's object behind it, which diagnostics name ({@link TaskWrapper}).
+     */
+    <T> T inWorker(Object task, Runner.WorkerOp<T> op) {
+        Worker w = Worker.current();
+        if (w != null && w.registry == this) {
+            return op.run(w);
+        }
+        // w: a worker of another pool (cross), or null (cold); the runner knows how its callers wait.
+        return runner.inWorkerOutside(w, task, decorateCall(op));
+    }
+
+    /** {@link ForagePool#join}, arguments checked. */
+    <A, B> JoinResult<A, B> join(final Computation<A> a, final Computation<B> b) {
+        Worker w = currentWorker();
+        if (w != null) {
+            return Join.onWorker(w, a, b);
+        }
+        return inWorker(a, new Runner.WorkerOp<JoinResult<A, B>>() {
+            @Override
+            public JoinResult<A, B> run(Worker worker) {
+                return Join.onWorker(worker, a, b);
+            }
+        });
+    }
+
+    /** {@link ForagePool#scope}, argument checked. */
+    <T> T scope(final ScopeBody<T> body) {
+        Worker w = currentWorker();
+        if (w != null) {
+            return ScopeRun.onWorker(w, body);
+        }
+        return inWorker(body, new Runner.WorkerOp<T>() {
+            @Override
+            public T run(Worker worker) {
+                return ScopeRun.onWorker(worker, body);
+            }
+        });
+    }
+
+    /** {@link ForagePool#install}, argument checked. */
+    <T> T install(final Computation<T> computation) {
+        if (currentWorker() != null) {
+            return computation.compute();
+        }
+        return inWorker(computation, new Runner.WorkerOp<T>() {
+            @Override
+            public T run(Worker worker) {
+                return computation.compute();
+            }
+        });
+    }
+
+
     // Blocking sections.
 
     /**
@@ -178,7 +240,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * keeps the pool's parallelism meanwhile ({@link Compensation}); on any other thread it just runs.
      */
     <T> T managedBlock(Callable<T> blocking) throws Exception {
-        Worker w = InWorker.of(this);
+        Worker w = currentWorker();
         if (w == null) {
             return blocking.call();
         }
@@ -200,10 +262,10 @@ final class Registry implements PoolProbe, LatchWaker {
      * "What shutdown refuses").
      */
     void execute(Runnable job) {
-        Worker w = InWorker.of(this);
+        Worker w = currentWorker();
         if (w == null) {
             if (!tryInjectFromOutside(job)) {
-                queueBound.refusedFromOutside(this, job);
+                refusedFromOutside(job);
             }
             return;
         }
@@ -228,7 +290,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * it is an outside submission, refused after shutdown.
      */
     void fork(Runnable job) {
-        Worker w = InWorker.of(this);
+        Worker w = currentWorker();
         if (w == null) {
             injectFromOutside(job);
         } else {
@@ -241,7 +303,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * where the runner puts it ({@link Runner#submitBehindQueued}), else at the back of the injector.
      */
     void executeFair(Runnable job) {
-        Worker w = InWorker.of(this);
+        Worker w = currentWorker();
         if (w == null) {
             injectFromOutside(job);
             return;
@@ -252,10 +314,41 @@ final class Registry implements PoolProbe, LatchWaker {
 
     /** Queues {@code job} at the back of the injector, from any thread (FIFO). */
     void inject(Runnable job) {
-        if (InWorker.of(this) != null) {
+        if (currentWorker() != null) {
             pushInjected(job);
         } else {
             injectFromOutside(job);
+        }
+    }
+
+    /**
+     * An outside submitter's job that the full injector refused ({@link Registry#execute}): run on the calling
+     * thread under {@link QueueFullPolicy#CALLER_RUNS}, its exception to the pool's handler as on a worker; else
+     * the refusal. Once shutdown has begun (its bit is set, the injector may still be open) it is refused under
+     * either policy: a job runs on its caller only if its {@code execute} came before the shutdown. Such a job is
+     * the caller's, not the pool's: termination does not wait for it (as with {@code ThreadPoolExecutor}'s
+     * {@code CallerRunsPolicy}, which drops the job after shutdown where this pool refuses it).
+     */
+    void refusedFromOutside(Runnable job) {
+        refusedFromOutside(job, "the injector");
+    }
+
+    /**
+     * {@link #refusedFromOutside(Runnable)} for a job that the full {@code queue} (which holds
+     * {@link QueueBound#injectorCapacity} jobs, as the injector does) refused: the blocking executor's queue, whose tasks come
+     * from outside and from workers alike, takes the same bound and policy.
+     */
+    void refusedFromOutside(Runnable job, String queue) {
+        if (queueBound.policy != QueueFullPolicy.CALLER_RUNS) {
+            throw QueueBound.full(name, job, queue, queueBound.injectorCapacity);
+        }
+        if (lifecycle.isShutdown()) {
+            throw lifecycle.rejected(job); // between the shutdown bit and the injector's close
+        }
+        try {
+            job.run();
+        } catch (Throwable e) {
+            handleUncaught(Thread.currentThread(), e);
         }
     }
 
@@ -313,7 +406,8 @@ final class Registry implements PoolProbe, LatchWaker {
     }
 
     /** {@link #newInternalJobs} for jobs pushed on the injector (and timers that nobody watches). */
-    void newInjectedJobs(int count, boolean queueWasEmpty) {
+    @Override
+    public void newInjectedJobs(int count, boolean queueWasEmpty) {
         sleep.newInjectedJobs(count, queueWasEmpty);
         if (runner.anyRetired()) {
             runner.restartRetired();
@@ -321,23 +415,17 @@ final class Registry implements PoolProbe, LatchWaker {
         monitor.jobsPosted();
     }
 
-    /**
-     * The calling thread is not one of our workers ({@link InWorker#call}): runs {@code op} on one, inside the
-     * decorator captured now, and returns its result; the runner's mode decides how the caller waits.
-     */
-    <T> T inWorkerOutside(Worker caller, Object task, Runner.WorkerOp<T> op) {
-        return runner.inWorkerOutside(caller, task, decorateCall(op));
-    }
-
     // Timers: the two events PoolTimers, made before the runner and the monitor, passes on.
 
     /** A timer nobody watches: the monitor, which covers them while every worker is busy, must not sleep past it. */
-    void timerUnwatched(long deadline) {
+    @Override
+    public void timerUnwatched(long deadline) {
         monitor.timerUnwatched(deadline);
     }
 
     /** After shutdown, the last pending timer was cancelled: a worker staying only for timers may retire. */
-    void lastTimerCancelled() {
+    @Override
+    public void lastTimerCancelled() {
         runner.lastTimerCancelled();
     }
 
@@ -366,7 +454,7 @@ final class Registry implements PoolProbe, LatchWaker {
 
     /** {@link ForagePool#awaitReadiness}, arguments not null: the pool's {@link PoolIo} checks the rest. */
     IoWait awaitReadiness(SelectableChannel channel, int op, ReadinessListener listener) {
-        return io.awaitReadiness(InWorker.of(this), channel, op, listener);
+        return io.awaitReadiness(currentWorker(), channel, op, listener);
     }
 
     // Exceptions.
@@ -377,7 +465,8 @@ final class Registry implements PoolProbe, LatchWaker {
      * failure can run, so the overflow unwinds instead, and {@link Worker}'s settling reports the job's failure
      * from a shallower frame (the recursion tests of {@code JoinAnyDepthTest} end there).
      */
-    void handleUncaught(Thread thread, Throwable error) {
+    @Override
+    public void handleUncaught(Thread thread, Throwable error) {
         try {
             Thread.UncaughtExceptionHandler h = handler != null ? handler : thread.getUncaughtExceptionHandler();
             if (h != null) {
@@ -444,7 +533,7 @@ final class Registry implements PoolProbe, LatchWaker {
      * monitor's, stopped and joined here.
      */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        if (InWorker.of(this) != null && !lifecycle.isTerminated()) {
+        if (currentWorker() != null && !lifecycle.isTerminated()) {
             throw new IllegalStateException("awaitTermination called on a worker of pool " + name
                     + ": it would wait for itself; call it from a thread outside the pool");
         }
@@ -507,7 +596,7 @@ final class Registry implements PoolProbe, LatchWaker {
 
     @Override
     public int callingWorkerIndex() {
-        Worker w = InWorker.of(this);
+        Worker w = currentWorker();
         return w != null ? w.index : -1;
     }
 
@@ -537,5 +626,19 @@ final class Registry implements PoolProbe, LatchWaker {
     @Override
     public String toString() {
         return name;
+    }
+
+    /**
+     * The extensions a pool was configured with, made as this constructor asks for them (in this order: IO, the
+     * runner, {@code runPending}, the monitor). {@link PoolParts} makes them; the core names only their seams.
+     */
+    interface Extensions {
+        PoolIo io(String name, int coreWorkers, Tuning tuning, Thread.UncaughtExceptionHandler handler);
+
+        Runner runner(Registry registry, int extraSlots);
+
+        PendingJobs pendingJobs(String name);
+
+        PoolWatch monitor(Registry registry);
     }
 }

@@ -36,7 +36,7 @@ interface Runner {
     void submitBehindQueued(Worker w, Runnable job);
 
     /**
-     * The calling thread is not one of this pool's workers ({@link InWorker#call}): runs {@code op} on one and
+     * The calling thread is not one of this pool's workers ({@link Registry#inWorker}): runs {@code op} on one and
      * returns its result. {@code caller} is the caller's worker in another pool (Rayon's {@code in_worker_cross}:
      * it keeps working there while it waits) or null (a plain thread, {@code in_worker_cold}: it blocks).
      * {@code task} is the user's object behind {@code op}, which diagnostics name ({@link TaskWrapper}).

@@ -107,9 +107,9 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
         threads = new AtomicReferenceArray<>(coreWorkers);
         ending.coreWorkersStarting(n, coreWorkers);
         compensation = new Compensation(registry, this, coreWorkers, extraSlots, keepAliveNanos);
-        Worker.ThreadMain[] mains = new Worker.ThreadMain[n];
+        CoreThread[] mains = new CoreThread[n];
         for (int i = 0; i < n; i++) {
-            mains[i] = new Worker.ThreadMain(this, workers[i]);
+            mains[i] = new CoreThread(workers[i]);
             threads.set(i, newThread(workers[i], mains[i], "-worker-" + i));
         }
         for (int i = 0; i < n; i++) {
@@ -369,7 +369,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
     public void startThread(int i) {
         Worker w = registry.workers[i];
         try {
-            Worker.ThreadMain main = new Worker.ThreadMain(this, w);
+            CoreThread main = new CoreThread(w);
             Thread t = newThread(w, main, "-worker-" + i);
             threads.set(i, t);
             main.launch(t);
@@ -436,5 +436,82 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
             }
         }
         return true;
+    }
+
+    /**
+     * What a core worker's thread runs: binds the thread to the worker and runs its top-level loop
+     * ({@link #runCoreWorker}), then reports the thread's end. A new thread after a retirement or a grow runs a new
+     * one of these.
+     */
+    private final class CoreThread extends LaunchedMain {
+        private final Worker worker;
+
+        CoreThread(Worker worker) {
+            this.worker = worker;
+        }
+
+        @Override
+        void runLaunched() {
+            Worker previous = Worker.bind(worker);
+            worker.threadStarts();
+            hooks.started();
+            boolean left = false;
+            try {
+                left = runCoreWorker(worker);
+            } finally {
+                // Unbound first: a retired or shed worker may have a new thread already, the only one that may push
+                // on its deque, so what the hook submits goes in from outside.
+                Worker.unbind(previous);
+                hooks.stopping();
+                if (!left) {
+                    ending.coreThreadExited();
+                }
+            }
+        }
+
+        @Override
+        public String toString() {
+            return worker.toString();
+        }
+    }
+
+    /**
+     * On core worker {@code w}'s own thread: its top-level loop, waiting on its stop latch until shutdown (then the
+     * drain), the keep-alive ({@link Retirement}) or a shrink ({@link Resize}) ends the thread. Returns true if the
+     * thread left while the worker lives on (retired, or shed by a shrink): shutdown counts such a worker out, not
+     * the thread's end.
+     */
+    private boolean runCoreWorker(Worker w) {
+        int index = w.index;
+        w.retireAfterNanos = io.workersMayRetire() ? workerKeepAliveNanos : 0L;
+        while (true) {
+            SpinLatch stop = resize.topLevelLatch(index); // X1
+            if (lifecycle.isShutdown()) { // X2, with inUse below
+                break;
+            }
+            if (!resize.inUse(index)) {
+                // Above the parallelism: the latch ended the wait (or this thread began after the shrink).
+                w.busyEnds();
+                if (resize.leave(index)) {
+                    return true;
+                }
+                w.busyStarts();
+                continue;
+            }
+            if (!w.waitUntil(stop, Worker.NO_DEADLINE)) {
+                // Idle for the keep-alive, and no longer counted idle.
+                w.busyEnds();
+                if (resize.retire(index)) {
+                    return true;
+                }
+                w.busyStarts();
+            }
+            // The latch is set (shutdown or a shrink), or the thread stays after all: the top decides.
+        }
+        // Pending IO waits fail now; the jobs that their failure resumes are accepted, and drained below.
+        io.workerStopped(w);
+        ending.drainAndRetire(w);
+        w.busyEnds();
+        return false;
     }
 }

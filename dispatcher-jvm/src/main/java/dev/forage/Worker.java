@@ -7,13 +7,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * One worker of a pool, its whole life in one class: its deque, the loop that runs jobs until a latch is set
  * (Rayon's {@code wait_until}), where it looks for work and what it does between failed searches, its idle spells
- * as the sleep protocol sees them ({@link IdleContext}), how it runs a job, and the top-level loop of its thread
- * ({@link ThreadMain}) until the thread retires, is shed or drains at shutdown. The loop and everything it calls run
- * on the worker's own thread only; the other methods say which thread may call them.
+ * as the sleep protocol sees them ({@link IdleContext}), how it runs a job, and the stack bound. How a thread comes
+ * to run it is the runner's ({@link Runner}): a thread of its own, or the caller's in the caller-runs mode. The
+ * loop and everything it calls run on the worker's own thread only; the other methods say which thread may call
+ * them.
  *
  * <p>Read top to bottom: the loop ({@link #waitUntil}); the owner's pushes and takes; the search (the heuristics
  * of {@code docs/sleep.md} sections 3.8, 3.9, 4.6, 4.7 and 8); idle spells and the keep-alive; running a job; the
- * stack bound; the thread. Whether a worker sleeps is the pool's {@link Sleep} protocol's, never this class's: the
+ * stack bound. Whether a worker sleeps is the pool's {@link Sleep} protocol's, never this class's: the
  * search rules are for speed only, and the protocol's proofs in {@code docs/sleep.md} never look at them. They
  * change what a search takes first and when the next search comes, never what the protocol's final check (S4) or
  * hand-off rule (E2) sees.
@@ -37,7 +38,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
     private final Sleep sleep;
     private final PoolTimers timers;
     private final Runner runner;
-    private final Monitor monitor;
+    private final PoolWatch monitor;
     /** The pool's socket IO, told of this worker's idle rounds and busy stretches. */
     private final PoolIo io;
     private final Clock clock;
@@ -120,6 +121,52 @@ final class Worker extends WorkerPad1 implements IdleContext {
         // Any odd, distinct seed works for xorshift; mixing the index spreads the workers' first victims.
         this.random = (index + 1) * 0x9E3779B97F4A7C15L | 1L;
     }
+
+    // Which worker is the calling thread (Rayon's WorkerThread::current).
+
+    /** Set for threads made by a custom thread factory; {@link ForageThread}s are found by type. */
+    private static final ThreadLocal<Worker> CUSTOM_THREAD_WORKER = new ThreadLocal<>();
+    private static volatile boolean customThreadsExist;
+
+    /** The worker running on the calling thread, of any pool, or null. */
+    static Worker current() {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForageThread) {
+            return ((ForageThread) t).worker;
+        }
+        return customThreadsExist ? CUSTOM_THREAD_WORKER.get() : null;
+    }
+
+    /**
+     * Makes {@code w} the calling thread's worker (what {@link #current()} returns) and returns the previous one,
+     * for {@link #unbind}: a worker's thread as it starts, a thread while it drives a single-threaded pool.
+     */
+    static Worker bind(Worker w) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForageThread) {
+            ForageThread ft = (ForageThread) t;
+            Worker previous = ft.worker;
+            ft.worker = w;
+            return previous;
+        }
+        customThreadsExist = true;
+        Worker previous = CUSTOM_THREAD_WORKER.get();
+        CUSTOM_THREAD_WORKER.set(w);
+        return previous;
+    }
+
+    /** Restores the binding that {@link #bind} returned. */
+    static void unbind(Worker previous) {
+        Thread t = Thread.currentThread();
+        if (t instanceof ForageThread) {
+            ((ForageThread) t).worker = previous;
+        } else if (previous == null) {
+            CUSTOM_THREAD_WORKER.remove();
+        } else {
+            CUSTOM_THREAD_WORKER.set(previous);
+        }
+    }
+
 
     // The loop.
 
@@ -867,49 +914,6 @@ final class Worker extends WorkerPad1 implements IdleContext {
     }
 
 
-    // The thread.
-
-    /**
-     * Owner thread, in a threaded pool: the top-level loop of this worker's thread, waiting on its stop latch until
-     * shutdown (then the drain), the keep-alive ({@link Retirement}) or a shrink ({@link Resize}) ends the thread.
-     * Returns true if the thread left while the worker lives on (retired, or shed by a shrink): shutdown counts such
-     * a worker out, not the thread's end. A new thread after a retirement or a grow runs this again.
-     */
-    boolean runThread(ThreadedRunner threads) {
-        Resize resize = threads.resize;
-        Lifecycle lifecycle = registry.lifecycle;
-        retireAfterNanos = io.workersMayRetire() ? threads.workerKeepAliveNanos : 0L;
-        while (true) {
-            SpinLatch stop = resize.topLevelLatch(index); // X1
-            if (lifecycle.isShutdown()) { // X2, with inUse below
-                break;
-            }
-            if (!resize.inUse(index)) {
-                // Above the parallelism: the latch ended the wait (or this thread began after the shrink).
-                busyEnds();
-                if (resize.leave(index)) {
-                    return true;
-                }
-                busyStarts();
-                continue;
-            }
-            if (!waitUntil(stop, NO_DEADLINE)) {
-                // Idle for the keep-alive, and no longer counted idle.
-                busyEnds();
-                if (resize.retire(index)) {
-                    return true;
-                }
-                busyStarts();
-            }
-            // The latch is set (shutdown or a shrink), or the thread stays after all: the top decides.
-        }
-        // Pending IO waits fail now; the jobs that their failure resumes are accepted, and drained below.
-        io.workerStopped(this);
-        threads.ending.drainAndRetire(this);
-        busyEnds();
-        return false;
-    }
-
     /** The pool's clock, for a deadline of {@link #waitUntil}. */
     long nanoTime() {
         return clock.nanoTime();
@@ -946,44 +950,6 @@ final class Worker extends WorkerPad1 implements IdleContext {
     @Override
     public String toString() {
         return "Worker[" + index + " of " + registry + "]";
-    }
-
-    /**
-     * What a core worker's thread runs ({@link ThreadedRunner}): binds the thread to the worker, runs
-     * {@link #runThread}, and reports the thread's end. A new thread after a retirement or a grow runs a new one.
-     */
-    static final class ThreadMain extends LaunchedMain {
-        private final ThreadedRunner threads;
-        private final Worker worker;
-
-        ThreadMain(ThreadedRunner threads, Worker worker) {
-            this.threads = threads;
-            this.worker = worker;
-        }
-
-        @Override
-        void runLaunched() {
-            Worker previous = InWorker.bind(worker);
-            worker.threadStarts();
-            threads.hooks.started();
-            boolean left = false;
-            try {
-                left = worker.runThread(threads);
-            } finally {
-                // Unbound first: a retired or shed worker may have a new thread already, the only one that may push
-                // on its deque, so what the hook submits goes in from outside.
-                InWorker.unbind(previous);
-                threads.hooks.stopping();
-                if (!left) {
-                    threads.ending.coreThreadExited();
-                }
-            }
-        }
-
-        @Override
-        public String toString() {
-            return worker.toString();
-        }
     }
 }
 

@@ -119,7 +119,7 @@ class JoinAnyDepthTest {
      * thread takes the next step.
      */
     static int helpChain(ForagePool pool, int k, int n, AtomicInteger deepestJob) {
-        deepestJob.accumulateAndGet(InWorker.current().jobDepth, Math::max);
+        deepestJob.accumulateAndGet(Worker.current().jobDepth, Math::max);
         if (k == n) {
             return k;
         }
@@ -283,7 +283,7 @@ class JoinAnyDepthTest {
             SetCutShort latch = new SetCutShort();
             StackJob<String> job = new StackJob<>(() -> "result", latch);
             pool.install(() -> {
-                InWorker.current().runJob(job);
+                Worker.current().runJob(job);
                 return null;
             });
             assertEquals(1, latch.wakes, "the owner is woken again");
@@ -319,7 +319,7 @@ class JoinAnyDepthTest {
                 }
             });
             pool.install(() -> {
-                InWorker.current().runJob(job);
+                Worker.current().runJob(job);
                 return null;
             });
             assertTrue(latch.probe(), "released");
@@ -354,9 +354,9 @@ class JoinAnyDepthTest {
         try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName())
                 .uncaughtExceptionHandler((t, e) -> reported.add(e)).build()) {
             AbandonFailsOnce inner = new AbandonFailsOnce();
-            Runnable outer = () -> InWorker.current().runJob(inner);
+            Runnable outer = () -> Worker.current().runJob(inner);
             pool.install(() -> {
-                InWorker.current().runJob(outer);
+                Worker.current().runJob(outer);
                 return null;
             });
             assertEquals(2, inner.abandons.get(), "abandoned where it failed, then again one frame up");

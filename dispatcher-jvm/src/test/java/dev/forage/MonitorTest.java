@@ -297,7 +297,7 @@ class MonitorTest {
         try (ForagePool pool = ForagePool.builder().threads(1).tune(Tunable.MONITOR_LINGER_MILLIS, 3_600_000)
                 .name(Pools.uniqueName()).build();
                 Occupied held = new Occupied(pool, false)) {
-            Monitor monitor = pool.registry().monitor;
+            Monitor monitor = (Monitor) pool.registry().monitor;
             // A post that lands before a new thread's first idle spell may wake the monitor once: let it settle.
             Watchdog.awaitCondition("the monitor does not sample", BOUND, () -> !monitor.gate.isSampling(),
                     pool::toString);
@@ -323,7 +323,7 @@ class MonitorTest {
         // post may still find both workers between jobs now and then, and wake the monitor for one look.
         try (ForagePool pool = ForagePool.builder().threads(2).tune(Tunable.MONITOR_LINGER_MILLIS, 3_600_000)
                 .name(Pools.uniqueName()).build()) {
-            Monitor monitor = pool.registry().monitor;
+            Monitor monitor = (Monitor) pool.registry().monitor;
             CountDownLatch first = new CountDownLatch(1);
             pool.execute(first::countDown);
             assertTrue(first.await(BOUND.getSeconds(), TimeUnit.SECONDS));
@@ -367,7 +367,7 @@ class MonitorTest {
             CountDownLatch ran = new CountDownLatch(1);
             pool.execute(ran::countDown);
             assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS));
-            Monitor monitor = pool.registry().monitor;
+            Monitor monitor = (Monitor) pool.registry().monitor;
             Watchdog.awaitCondition("the monitor ended once nothing was left to watch", BOUND,
                     () -> !monitor.gate.isRunning() && (monitor.thread() == null || !monitor.thread().isAlive()),
                     pool::toString);
