@@ -2,9 +2,9 @@ package dev.forage;
 
 /**
  * How one worker's thread blocks and is woken, apart from the sleep protocol that decides when (Tokio keeps its
- * idle accounting and its parker apart the same way). {@link ThreadParker} parks with {@code LockSupport};
- * {@link SelectorParker}, the parker of IO workers, blocks in a NIO {@code Selector} and is woken by
- * {@code wakeup()}, so that socket readiness and new work wake the same thread ({@code docs/io.md}).
+ * idle accounting and its parker apart the same way). {@link ThreadParker} parks with {@code LockSupport}; the
+ * parker of IO workers blocks in a NIO {@code Selector} and is woken by {@code wakeup()}, so that socket readiness
+ * and new work wake the same thread ({@code docs/io.md}).
  *
  * <p>The contract is {@code LockSupport}'s permit, which the protocols' proofs rely on ({@code docs/sleep.md},
  * "Blocking and waking"):

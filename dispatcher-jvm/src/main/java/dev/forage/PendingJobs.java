@@ -2,7 +2,7 @@ package dev.forage;
 
 /**
  * {@link ForagePool#runPending()}: whether a thread that is no worker may run the pool's queued jobs itself. In a
- * single-threaded pool ({@link CallerRunner}) it is how they run at all; in a pool with worker threads they run
+ * single-threaded pool (the caller-runs mode) it is how they run at all; in a pool with worker threads they run
  * there, and the call is refused ({@link RunByWorkers}).
  */
 interface PendingJobs {

@@ -4,12 +4,12 @@ import java.nio.channels.SelectableChannel;
 
 /**
  * The engine's one way to socket IO: the worker loop, the registry and the runner reach IO only through this
- * interface, and never ask which kind of pool they are in. {@link SelectorIo} is the IO of a pool built with
- * {@link ForagePoolBuilder#ioWorkers()} (each core worker owns an {@link IoReactor} and parks in its select);
- * {@link NoIo} is that of every other pool, which refuses socket IO with a message naming {@code ioWorkers()}.
+ * interface, and never ask which kind of pool they are in. A pool built with {@link ForagePoolBuilder#ioWorkers()}
+ * gets selectors (each core worker owns a reactor and parks in its select; {@code docs/io.md}); every other pool
+ * gets IO that refuses socket IO with a message naming {@code ioWorkers()}. The builder's assembly picks one.
  *
  * <p>Worker indexes count every slot of the pool, core workers first; the extra slots that stand in for blocked
- * workers ({@link Compensation}) own no channels.
+ * workers own no channels.
  */
 interface PoolIo {
     /** {@link ForagePool#hasIoWorkers()}. */
@@ -40,7 +40,7 @@ interface PoolIo {
     void awake(int index);
 
     /**
-     * Whether an idle core worker may retire its thread ({@link Retirement}). An IO worker may not: its thread
+     * Whether an idle core worker may retire its thread ({@code docs/lifecycle.md}, retirement). An IO worker may not: its thread
      * owns its selector, and a retired thread would see no readiness.
      */
     boolean workersMayRetire();

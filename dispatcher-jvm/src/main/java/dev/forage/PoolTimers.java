@@ -7,7 +7,7 @@ import java.util.List;
  * to the injector as new injected jobs. Whoever looks fires them: a sleeping worker that holds the timer
  * <em>watch</em> parks only until the earliest deadline, a busy worker checks every
  * {@link Tunable#TIMER_CHECK_INTERVAL} jobs, every full search checks once ({@code docs/sleep.md}, "Timers"), and
- * while no worker watches, the pool's {@link Monitor} fires them on time ({@code docs/monitor.md}).
+ * while no worker watches, the pool's monitor fires them on time ({@link PoolWatch}, {@code docs/monitor.md}).
  */
 final class PoolTimers {
     private final TimerQueue queue = new TimerQueue();

@@ -1,10 +1,10 @@
 package dev.forage;
 
 /**
- * What the core tells the pool's watcher of what no worker sees while every worker is busy: the {@link Monitor}
- * ({@code docs/monitor.md}). The core names this interface only; {@link PoolParts} makes the monitor. Each event is
- * a step of the monitor's start race ({@link MonitorGate}): J2 after a post, G2 after a worker became busy, P2
- * after a timer was left unwatched.
+ * What the core tells the pool's watcher of what no worker sees while every worker is busy: the monitor
+ * ({@code docs/monitor.md}). The core names this interface only; the builder's assembly makes the monitor. Each
+ * event is a step of the monitor's start race ({@code docs/monitor.md}): J2 after a post, G2 after a worker became
+ * busy, P2 after a timer was left unwatched.
  */
 interface PoolWatch {
     /** J2, after a post's push (J1): a dormant watcher may have jobs waiting behind busy workers to look at. */

@@ -19,7 +19,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     final Clock clock;
     /**
      * Every worker slot: first the core workers, one per thread (or the single worker that callers run, then
-     * {@code runner.threads() == 0}), then the extra slots that stand in for blocked workers ({@link Compensation}).
+     * {@code runner.threads() == 0}), then the extra slots that stand in for blocked workers (the runner's stand-ins).
      * An extra slot's worker is made when the slot is first used ({@link #extraWorker}): until then it is null,
      * so a pool that never blocks pays nothing for its {@code maxBlockingThreads}. Read only below
      * {@link #slotsInUse}, whose volatile write follows the store.
@@ -30,7 +30,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     /** The core workers: the first of {@link #workers}, {@code maxParallelism} (one for a pool that callers run). */
     final int coreWorkers;
     /**
-     * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers ever in use ({@link Resize}) and every extra
+     * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers ever in use (the run-time parallelism) and every extra
      * slot ever activated. Only grows, before a slot's thread first runs: a search up to it sees every deque with jobs.
      */
     volatile int slotsInUse;
@@ -43,7 +43,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     final PoolWatch monitor;
     /** {@link ForagePool#runPending()}: the caller-runs mode's, or a refusal in a pool with worker threads. */
     final PendingJobs pendingJobs;
-    /** Socket IO: the selectors of a pool with IO workers, else a refusal ({@link PoolParts#io}). */
+    /** Socket IO: the selectors of a pool with IO workers, else a refusal ({@link Extensions#io}). */
     final PoolIo io;
     /** The builder's handler for jobs' exceptions, or null: the thread's own. */
     final Thread.UncaughtExceptionHandler handler;
@@ -128,7 +128,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
         return w;
     }
 
-    /** Under the compensation's lock before an extra's thread runs, or a grow's ({@link Resize}): one at a time. */
+    /** Under the compensation's lock before an extra's thread runs, or a grow's: one at a time. */
     synchronized void raiseSlotsInUse(int slots) {
         if (slots > slotsInUse) {
             slotsInUse = slots;
@@ -237,7 +237,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     /**
      * Runs {@code blocking} on the calling thread as a blocking section: on a worker of this pool, another thread
-     * keeps the pool's parallelism meanwhile ({@link Compensation}); on any other thread it just runs.
+     * keeps the pool's parallelism meanwhile ({@link Runner#enterBlocking}); on any other thread it just runs.
      */
     <T> T managedBlock(Callable<T> blocking) throws Exception {
         Worker w = currentWorker();
@@ -392,8 +392,9 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     /**
      * Every post of jobs pushed on a worker's deque: the sleep protocol's post (P2; I2 and I3 of
-     * {@code docs/sleep.md}), then P3 of {@link Retirement}, which brings back a worker whose thread retired. One
-     * method for both, so that no post can skip P3: a post that did could leave its job to retired workers only.
+     * {@code docs/sleep.md}), then P3 of retirement ({@code docs/lifecycle.md}), which brings back a worker whose
+     * thread retired. One method for both, so that no post can skip P3: a post that did could leave its job to
+     * retired workers only.
      * P3 costs one read of a word written only when a thread retires or comes back. Last, J2 of the monitor: a
      * post that finds every worker busy may wake it to look for a worker blocked in user code.
      */
@@ -630,7 +631,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     /**
      * The extensions a pool was configured with, made as this constructor asks for them (in this order: IO, the
-     * runner, {@code runPending}, the monitor). {@link PoolParts} makes them; the core names only their seams.
+     * runner, {@code runPending}, the monitor), by the builder's assembly; the core names only their seams.
      */
     interface Extensions {
         PoolIo io(String name, int coreWorkers, Tuning tuning, Thread.UncaughtExceptionHandler handler);

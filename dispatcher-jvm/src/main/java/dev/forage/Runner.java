@@ -1,8 +1,8 @@
 package dev.forage;
 
 /**
- * How a pool's workers get a thread, and everything that depends on it: {@link ThreadedRunner} gives each worker
- * a thread of its own; {@link CallerRunner} (marl's single-threaded mode) has one worker and no threads, and runs
+ * How a pool's workers get a thread, and everything that depends on it: the threaded runner gives each worker
+ * a thread of its own; the caller-runs runner (marl's single-threaded mode) has one worker and no threads, and runs
  * it on whichever thread waits in the pool. The registry and the worker loop are the same for both; every
  * difference between the modes is behind this interface.
  */
@@ -14,8 +14,8 @@ interface Runner {
     int maxParallelism();
 
     /**
-     * {@link ForagePool#setParallelism}: the core workers in use become {@code parallelism} ({@link Resize});
-     * returns the parallelism before. {@link CallerRunner} has none to change and refuses.
+     * {@link ForagePool#setParallelism}: the core workers in use become {@code parallelism};
+     * returns the parallelism before. The caller-runs mode has none to change and refuses.
      */
     int setParallelism(int parallelism);
 
@@ -24,8 +24,8 @@ interface Runner {
 
     /**
      * Worker {@code w}'s thread submits {@code job} ({@code execute}, {@code Scope.spawn}), shutdown checks done:
-     * where it goes fixes the order jobs run in. {@link ThreadedRunner}: on {@code w}'s own deque (LIFO,
-     * stealable); {@link CallerRunner}: at the back of the injector, so that jobs run in submission order.
+     * where it goes fixes the order jobs run in. With threads: on {@code w}'s own deque (LIFO,
+     * stealable); caller-runs: at the back of the injector, so that jobs run in submission order.
      */
     void submit(Worker w, Runnable job);
 
@@ -52,7 +52,7 @@ interface Runner {
      */
     boolean awaitLatch(Worker owner, SpinLatch latch, long deadline);
 
-    /** Whether a worker's thread retired ({@link Retirement}): the read P3 makes after every post. */
+    /** Whether a worker's thread retired ({@code docs/lifecycle.md}, retirement): the read P3 makes after every post. */
     boolean anyRetired();
 
     /** P3: brings one retired worker back with a new thread, unless another post already took them all. */

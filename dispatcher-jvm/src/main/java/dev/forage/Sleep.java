@@ -78,7 +78,7 @@ interface Sleep extends LatchWaker {
 
     /**
      * What builds a pool's protocol, for one worker per parker. The first {@code coreWorkers} parkers belong to the
-     * pool's threads, the others to the extra slots that stand in for blocked workers ({@link Compensation}). The
+     * pool's threads, the others to the extra slots that stand in for blocked workers. The
      * registry calls it once, when it builds the pool, and keeps what it returns: the protocol itself, so that an
      * event costs no call beyond the one on the protocol. {@link PoolSettings} carries it, and the pool's builder
      * fills it with the one its {@link SleepProtocol} names, from beside the comparison baselines.

@@ -1002,7 +1002,7 @@ abstract class WorkerOwnerState extends LeadingPad {
     WaitedJob unsettled;
     /** How many of {@code Worker.unreported} hold failures still to report. */
     int unreportedCount;
-    /** How deep this worker's thread is in blocking sections ({@code Compensation}); 0 when not blocking. */
+    /** How deep this worker's thread is in blocking sections (the runner's stand-ins); 0 when not blocking. */
     int blockingDepth;
 
     // The search's state.

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The lone-job rule of {@code SearchPolicy.stealFromOthers} (docs/sleep.md section 4.6): an idle worker leaves a
+ * The lone-job rule of {@code Worker.stealFromOthers} (docs/sleep.md section 4.6): an idle worker leaves a
  * deque's only job to its owner for one search round, and takes it in the next if it is still there.
  *
  * <p>The step tests walk the rule, and the search order of a worker just woken, on workers whose threads are

