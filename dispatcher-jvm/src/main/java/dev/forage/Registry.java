@@ -30,8 +30,9 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     /** The core workers: the first of {@link #workers}, {@code maxParallelism} (one for a pool that callers run). */
     final int coreWorkers;
     /**
-     * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers ever in use (the run-time parallelism) and every extra
-     * slot ever activated. Only grows, before a slot's thread first runs: a search up to it sees every deque with jobs.
+     * Slots {@code 0 .. slotsInUse-1} may hold jobs: the core workers ever in use (the run-time parallelism) and
+     * every extra slot ever activated. Only grows, before a slot's thread first runs: a search up to it sees every
+     * deque with jobs.
      */
     volatile int slotsInUse;
     final Injector injector;
@@ -335,8 +336,8 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     /**
      * {@link #refusedFromOutside(Runnable)} for a job that the full {@code queue} (which holds
-     * {@link QueueBound#injectorCapacity} jobs, as the injector does) refused: the blocking executor's queue, whose tasks come
-     * from outside and from workers alike, takes the same bound and policy.
+     * {@link QueueBound#injectorCapacity} jobs, as the injector does) refused: the blocking executor's queue, whose
+     * tasks come from outside and from workers alike, takes the same bound and policy.
      */
     void refusedFromOutside(Runnable job, String queue) {
         if (queueBound.policy != QueueFullPolicy.CALLER_RUNS) {

@@ -12,12 +12,12 @@ import java.util.concurrent.TimeUnit;
  * loop and everything it calls run on the worker's own thread only; the other methods say which thread may call
  * them.
  *
- * <p>Read top to bottom: the loop ({@link #waitUntil}); the owner's pushes and takes; the search (the heuristics
- * of {@code docs/sleep.md} sections 3.8, 3.9, 4.6, 4.7 and 8); idle spells and the keep-alive; running a job; the
- * stack bound. Whether a worker sleeps is the pool's {@link Sleep} protocol's, never this class's: the
- * search rules are for speed only, and the protocol's proofs in {@code docs/sleep.md} never look at them. They
- * change what a search takes first and when the next search comes, never what the protocol's final check (S4) or
- * hand-off rule (E2) sees.
+ * <p>Read top to bottom: which worker the calling thread is ({@link #current()}); the loop ({@link #waitUntil}); the
+ * owner's pushes and takes; the search (the heuristics of {@code docs/sleep.md} sections 3.8, 3.9, 4.6, 4.7 and 8);
+ * idle spells and the keep-alive; running a job; the stack bound. Whether a worker sleeps is the pool's
+ * {@link Sleep} protocol's, never this class's: the search rules are for speed only, and the protocol's proofs in
+ * {@code docs/sleep.md} never look at them. They change what a search takes first and when the next search comes,
+ * never what the protocol's final check (S4) or hand-off rule (E2) sees.
  *
  * <p>Every field the owner writes on every job or search lives in {@link WorkerOwnerState}, between two pads, so
  * that those writes never share a cache line with what thieves read here ({@link #deque}) or with another object.
@@ -321,7 +321,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
         return job;
     }
 
-    /** Owner thread. The next job of this worker's own, by {@link #takeLocalJob(int)}'s rule, after the periodic checks. */
+    /** Owner thread. The next job of this worker's own by {@link #takeLocalJob(int)}'s rule, after periodic checks. */
     Runnable takeLocalJob() {
         periodicChecks();
         return takeLocalJob(jobDepth);
@@ -421,8 +421,8 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * first). The injector first: a worker that finished a batch takes the next one instead of splitting its
      * neighbour's (section 3.9). A worker that lives on stolen or injected jobs (a stream of outside submissions,
      * a neighbour that keeps spawning, a coroutine that yields) then runs them without two read-modify-writes of
-     * the sleep counters per job, a word that every post reads. Safe for the sleep protocol: a worker that is not counted idle is one
-     * that no poster counts on, so at worst a poster wakes a sleeper it did not need.
+     * the sleep counters per job, a word that every post reads. Safe for the sleep protocol: a worker that is not
+     * counted idle is one that no poster counts on, so at worst a poster wakes a sleeper it did not need.
      */
     Runnable takeBeforeIdling() {
         Runnable job = pollInjector();
@@ -929,7 +929,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
         return runner.awaitLatch(this, latch, deadline);
     }
 
-    /** Owner thread: enters a blocking section ({@link Runner#enterBlocking}); each is left with {@link #exitBlocking}. */
+    /** Owner thread: enters a blocking section ({@link Runner#enterBlocking}), left with {@link #exitBlocking}. */
     void enterBlocking() {
         runner.enterBlocking(this);
     }
