@@ -16,6 +16,9 @@ import kotlinx.coroutines.SupervisorJob
 import kotlinx.coroutines.cancel
 import kotlinx.coroutines.launch
 import kotlin.coroutines.resume
+import kotlin.time.Duration
+import kotlin.time.Duration.Companion.milliseconds
+import kotlin.time.TimeSource
 
 /** kotlinx's dispatcher for this platform's one loop, which runs the pool's jobs and times its timers. */
 internal expect fun eventLoop(): CoroutineDispatcher
@@ -54,7 +57,7 @@ public actual class ForageDispatcher internal constructor(
             return
         }
         val timer = timerScope.launch {
-            kotlinx.coroutines.delay(timeMillis) // kotlinx's, not Delay.delay of this class
+            waitAtLeast(timeMillis)
             continuation.resume(Unit) // through this dispatcher, so the coroutine resumes on the pool
         }
         // On completion, not in the timer's body: close() may cancel a timer that has not started yet.
@@ -71,7 +74,7 @@ public actual class ForageDispatcher internal constructor(
         }
         var disposed = false
         val timer = timerScope.launch {
-            kotlinx.coroutines.delay(timeMillis)
+            waitAtLeast(timeMillis)
             block.run()
         }
         timer.invokeOnCompletion { cause ->
@@ -80,6 +83,21 @@ public actual class ForageDispatcher internal constructor(
         return DisposableHandle {
             disposed = true
             timer.cancel()
+        }
+    }
+
+    /**
+     * kotlinx's `delay` on the loop (not [Delay.delay] of this class), again for what is left until [timeMillis] has
+     * passed by the monotonic clock: Node's timers count from the time the loop cached when its turn began, so one
+     * can fire up to a millisecond before its time has passed (measured: a `delay(50)` that returned after 49.92 ms).
+     */
+    private suspend fun waitAtLeast(timeMillis: Long) {
+        val start = TimeSource.Monotonic.markNow()
+        val total = timeMillis.milliseconds
+        while (true) {
+            val left = total - start.elapsedNow()
+            if (left <= Duration.ZERO) return
+            kotlinx.coroutines.delay(left) // rounds a part of a millisecond up to one
         }
     }
 
