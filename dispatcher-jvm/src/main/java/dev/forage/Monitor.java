@@ -54,28 +54,38 @@ final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGa
     }
 
     /**
-     * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): the same look as a
-     * post's ({@link #jobsPosted}), since this worker may be about to block on a job that waits behind it.
+     * G2, on a worker's thread that just became busy (G1 was its busy word's volatile write): a post's look
+     * ({@link #jobsPosted}), since this worker may be about to block on a job that waits behind it, and the queues'
+     * too, since no job was just pushed here.
      */
     @Override
     public void workerBusy() {
-        jobsPosted();
+        if (blocked != null && !gate.isSampling() && jobsWait() && gate.claimSampling()) {
+            startSampling();
+        }
     }
 
     /**
      * J2, after J1 (a post's push, a volatile write): with detection on, a post that finds every worker busy wakes
      * a dormant monitor, for the job may wait behind a worker blocked in user code (a nested {@code future.get()}
      * on a one-thread pool). One volatile read while the monitor samples, one more of the sleep counters while it
-     * does not; nothing at all with detection off.
+     * does not; nothing at all with detection off. The post's own job is the one that waits, so it does not scan
+     * the queues: at worst it wakes the monitor for a job a thief took meanwhile, which the sample then finds
+     * gone (D2), never fewer times than a scan would.
      */
     @Override
     public void jobsPosted() {
-        if (blocked != null && !gate.isSampling() && jobsWait() && gate.claimSampling()) {
-            if (gate.claimStart()) {
-                start();
-            } else {
-                LockSupport.unpark(thread); // null while another caller starts it: that thread samples from its start
-            }
+        if (blocked != null && !gate.isSampling() && sleep.noWorkerIdle() && gate.claimSampling()) {
+            startSampling();
+        }
+    }
+
+    /** J2's or G2's claim of sampling succeeded: the monitor starts, or its dormant thread is woken. */
+    private void startSampling() {
+        if (gate.claimStart()) {
+            start();
+        } else {
+            LockSupport.unpark(thread); // null while another caller starts it: that thread samples from its start
         }
     }
 

@@ -51,8 +51,7 @@ final class PoolTimers {
                 } else {
                     // Nobody watches the timers: the same rule as an injected job finds a worker for them, and
                     // the monitor, which covers them while every worker is busy, must not sleep past this one.
-                    pool.newInjectedJobs(1, true);
-                    pool.timerUnwatched(deadline);
+                    pool.timersUnwatched(deadline);
                 }
             }
             return task;
@@ -63,6 +62,9 @@ final class PoolTimers {
 
     /** Moves every due timer to the injector; they are new injected jobs. Any thread. */
     void fireDue() {
+        if (queue.earliestDeadline() == TimerQueue.NO_DEADLINE) {
+            return; // no timer: a volatile read, where the clock's would cost a pool that never schedules one
+        }
         List<TimerTask> due = queue.pollExpired(clock.nanoTime());
         if (due == null) {
             return;
@@ -93,11 +95,7 @@ final class PoolTimers {
      */
     void handOverWatch(int index) {
         if (queue.watcher() == index && queue.releaseWatch(index) && !queue.isEmpty()) {
-            pool.newInjectedJobs(1, true);
-            long earliest = queue.earliestDeadline();
-            if (earliest != TimerQueue.NO_DEADLINE) {
-                pool.timerUnwatched(earliest);
-            }
+            pool.timersUnwatched(queue.earliestDeadline());
         }
     }
 
@@ -209,7 +207,12 @@ final class PoolTimers {
         /** {@link Sleep#newInjectedJobs}, with what every post of the pool adds. */
         void newInjectedJobs(int count, boolean queueWasEmpty);
 
-        void timerUnwatched(long deadline);
+        /**
+         * No worker watches the timers: a sleeper must take the watch (an injected job's post, but no job waits
+         * for the monitor to look at), and the monitor, which covers the timers while every worker is busy, must
+         * not sleep past {@code deadline} ({@link TimerQueue#NO_DEADLINE}: the queue emptied meanwhile).
+         */
+        void timersUnwatched(long deadline);
 
         void lastTimerCancelled();
 

@@ -407,7 +407,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
         monitor.jobsPosted();
     }
 
-    /** {@link #newInternalJobs} for jobs pushed on the injector (and timers that nobody watches). */
+    /** {@link #newInternalJobs} for jobs pushed on the injector (due timers included). */
     @Override
     public void newInjectedJobs(int count, boolean queueWasEmpty) {
         sleep.newInjectedJobs(count, queueWasEmpty);
@@ -419,10 +419,20 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     // Timers: the two events PoolTimers, made before the runner and the monitor, passes on.
 
-    /** A timer nobody watches: the monitor, which covers them while every worker is busy, must not sleep past it. */
+    /**
+     * No worker watches the timers: P2 and P3 of an injected job's post find a worker for them, without the
+     * monitor's J2 (no job was queued for it to find waiting), and the monitor, which covers the timers while every
+     * worker is busy, must not sleep past {@code deadline}.
+     */
     @Override
-    public void timerUnwatched(long deadline) {
-        monitor.timerUnwatched(deadline);
+    public void timersUnwatched(long deadline) {
+        sleep.newInjectedJobs(1, true);
+        if (runner.anyRetired()) {
+            runner.restartRetired();
+        }
+        if (deadline != TimerQueue.NO_DEADLINE) {
+            monitor.timerUnwatched(deadline);
+        }
     }
 
     /** After shutdown, the last pending timer was cancelled: a worker staying only for timers may retire. */
