@@ -62,10 +62,7 @@ final class PoolTimers {
 
     /** Moves every due timer to the injector; they are new injected jobs. Any thread. */
     void fireDue() {
-        if (queue.earliestDeadline() == TimerQueue.NO_DEADLINE) {
-            return; // no timer: a volatile read, where the clock's would cost a pool that never schedules one
-        }
-        List<TimerTask> due = queue.pollExpired(clock.nanoTime());
+        List<TimerTask> due = queue.pollExpired(clock);
         if (due == null) {
             return;
         }
@@ -105,7 +102,7 @@ final class PoolTimers {
      * new injected job, on time, and runs as soon as a worker is free.
      */
     void fireDueOnMonitor() {
-        List<TimerTask> due = queue.pollExpired(clock.nanoTime());
+        List<TimerTask> due = queue.pollExpired(clock);
         if (due == null) {
             return;
         }

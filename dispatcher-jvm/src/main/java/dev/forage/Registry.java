@@ -393,17 +393,12 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     /**
      * Every post of jobs pushed on a worker's deque: the sleep protocol's post (P2; I2 and I3 of
-     * {@code docs/sleep.md}), then P3 of retirement ({@code docs/lifecycle.md}), which brings back a worker whose
-     * thread retired. One method for both, so that no post can skip P3: a post that did could leave its job to
-     * retired workers only.
-     * P3 costs one read of a word written only when a thread retires or comes back. Last, J2 of the monitor: a
-     * post that finds every worker busy may wake it to look for a worker blocked in user code.
+     * {@code docs/sleep.md}), then P3 ({@link #bringBackRetired}). Last, J2 of the monitor: a post that finds every
+     * worker busy may wake it to look for a worker blocked in user code.
      */
     void newInternalJobs(int count, boolean queueWasEmpty) {
         sleep.newInternalJobs(count, queueWasEmpty);
-        if (runner.anyRetired()) {
-            runner.restartRetired();
-        }
+        bringBackRetired();
         monitor.jobsPosted();
     }
 
@@ -411,10 +406,19 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     @Override
     public void newInjectedJobs(int count, boolean queueWasEmpty) {
         sleep.newInjectedJobs(count, queueWasEmpty);
+        bringBackRetired();
+        monitor.jobsPosted();
+    }
+
+    /**
+     * P3 of retirement ({@code docs/lifecycle.md}), after the protocol's post in every post of the pool: brings back
+     * a worker whose thread retired, since a post that skipped it could leave its job to retired workers only. One
+     * read of a word written only when a thread retires or comes back.
+     */
+    private void bringBackRetired() {
         if (runner.anyRetired()) {
             runner.restartRetired();
         }
-        monitor.jobsPosted();
     }
 
     // Timers: the two events PoolTimers, made before the runner and the monitor, passes on.
@@ -427,9 +431,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     @Override
     public void timersUnwatched(long deadline) {
         sleep.newInjectedJobs(1, true);
-        if (runner.anyRetired()) {
-            runner.restartRetired();
-        }
+        bringBackRetired();
         if (deadline != TimerQueue.NO_DEADLINE) {
             monitor.timerUnwatched(deadline);
         }

@@ -88,6 +88,14 @@ final class TimerQueue {
         }
     }
 
+    /**
+     * {@link #pollExpired(long)} at {@code clock}'s time, read only when a timer exists: a pool that schedules none
+     * pays a volatile read for its periodic checks, not a clock read.
+     */
+    public List<TimerTask> pollExpired(Clock clock) {
+        return earliestDeadline == NO_DEADLINE ? null : pollExpired(clock.nanoTime());
+    }
+
     /** Removes every timer due at {@code now} and returns them, claimed for firing, in deadline order. */
     public List<TimerTask> pollExpired(long now) {
         long earliest = earliestDeadline;

@@ -51,8 +51,8 @@ class ArchitectureMapTest {
     private static final Pattern REFERENCE = Pattern.compile("`([A-Z]\\w*)(?:[.#]([a-zA-Z_]\\w*))?(?:\\(\\))?`");
     /** Types of the JDK, kotlinx.coroutines, crossbeam and OpenTelemetry that the page names. */
     private static final Set<String> OUTSIDE_TYPES =
-            Set.of("Context", "Delay", "Dispatchers", "Integer", "LockSupport", "Object", "SegQueue", "Selector", "Stealer",
-                    "WorkerThread");
+            Set.of("Context", "Delay", "Dispatchers", "Integer", "LockSupport", "Object", "SegQueue", "Selector",
+                    "Stealer", "WorkerThread");
     private static final Pattern WORD = Pattern.compile("\\b[A-Z]\\w*\\b");
     /**
      * The most distinct {@code registry.x.y} chains that dispatcher-jvm's main Java sources may hold: none. A part
