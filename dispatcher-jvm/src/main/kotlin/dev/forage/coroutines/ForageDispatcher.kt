@@ -19,7 +19,7 @@ import kotlinx.coroutines.cancel
  * A [CoroutineDispatcher] that runs coroutines on a [ForagePool]: a drop-in replacement for
  * `Dispatchers.Default` whose workers steal work and sleep by Rayon's jobs-event-counter protocol.
  *
- * How coroutine events map onto the pool (details in `docs/coroutines.md`):
+ * How coroutine events map onto the pool (details in `docs/architecture.md`, "The Kotlin face"):
  * - [dispatch] is [ForagePool.execute]: from one of the pool's workers, a new internal job in that worker's next
  *   slot (its next take, so a coroutine resumed by the running one runs next on the same worker) or on its own
  *   deque; from any other thread, a new injected job. The block never runs inline, and `dispatch` never throws.
