@@ -12,10 +12,12 @@ import java.nio.file.Files;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import javax.imageio.ImageIO;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
@@ -82,6 +84,8 @@ public final class Charts {
         final List<String> series = new ArrayList<>();
         /** Row label to series to ratio; rows in the order of the results table. */
         final Map<String, Map<String, Double>> ratios = new LinkedHashMap<>();
+        /** The bars ("row series") whose runs other processes disturbed: labelled with the table's ~. */
+        final Set<String> disturbed = new HashSet<>();
 
         Group(String file, String title, String note) {
             this.file = file;
@@ -90,6 +94,13 @@ public final class Charts {
         }
 
         void put(String row, String series, double ratio) {
+            put(row, series, ratio, false);
+        }
+
+        void put(String row, String series, double ratio, boolean disturbed) {
+            if (disturbed) {
+                this.disturbed.add(row + " " + series);
+            }
             if (!this.series.contains(series)) {
                 this.series.add(series);
             }
@@ -112,7 +123,8 @@ public final class Charts {
     /**
      * The comparison runner's groups (compute, wake-up, low load with idle) from its results: per row of the
      * record's first profile (the main one), the primary Forage subject's printed ratio on each JDK. A row whose
-     * Forage cell has no ratio (a marked, failed or ratio-less cell) has no bar on that JDK.
+     * Forage cell has no ratio (a failed or ratio-less cell) has no bar on that JDK; a cell marked ~ (other
+     * processes took CPU from its runs) keeps its bar, labelled ~ as in the table.
      */
     public static List<Group> compare(CompareRecord record) {
         Group compute = new Group(COMPUTE, "Compute: Forage's time per operation / the best anchor's",
@@ -151,7 +163,7 @@ public final class Charts {
                 default:
                     g = lowload;
             }
-            g.put(row, series, Double.parseDouble(c.ratio));
+            g.put(row, series, Double.parseDouble(c.ratio), c.disturbed);
         }
         List<Group> out = new ArrayList<>();
         for (Group g : List.of(compute, wakeup, lowload)) {
@@ -243,7 +255,9 @@ public final class Charts {
                 g.series.size() > 1, false, false);
         chart.setBackgroundPaint(Color.WHITE);
         chart.getTitle().setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-        chart.addSubtitle(new TextTitle(g.note, new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
+        chart.addSubtitle(new TextTitle(g.note + (g.disturbed.isEmpty() ? ""
+                : "; ~: other processes took CPU from its runs, as in the table"), new Font(Font.SANS_SERIF,
+                Font.PLAIN, 12)));
         CategoryPlot plot = chart.getCategoryPlot();
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(new Color(0xCED4DA));
@@ -304,8 +318,10 @@ public final class Charts {
 
         @Override
         public String generateLabel(CategoryDataset dataset, int row, int column) {
-            Double v = group.ratios.get((String) dataset.getColumnKey(column)).get((String) dataset.getRowKey(row));
-            return v == null ? "" : Stats.format(v);
+            String rowKey = (String) dataset.getColumnKey(column);
+            String series = (String) dataset.getRowKey(row);
+            Double v = group.ratios.get(rowKey).get(series);
+            return v == null ? "" : (group.disturbed.contains(rowKey + " " + series) ? "~" : "") + Stats.format(v);
         }
     }
 

@@ -17,30 +17,36 @@ import java.util.regex.Pattern;
  * table in a run on one JDK).
  */
 public final class CompareRecord {
-    /** One printed cell: the median, the spread across forks, the ratio to the row's best anchor. */
+    /**
+     * One printed cell: the median, the spread across forks, the ratio to the row's best anchor, and whether other
+     * processes disturbed its runs (~): such a cell is in its {@link Row} but cannot be quoted.
+     */
     public static final class Cell {
         public final String median;
         public final String min;
         public final String max;
         public final String ratio;
+        public final boolean disturbed;
 
-        Cell(String median, String min, String max, String ratio) {
+        Cell(String median, String min, String max, String ratio, boolean disturbed) {
             this.median = median;
             this.min = min;
             this.max = max;
             this.ratio = ratio;
+            this.disturbed = disturbed;
         }
     }
 
-    /** {@code **2.25** (2.13–2.81) ×0.850}, the bold and the ratio optional. */
+    /** {@code **2.25** (2.13–2.81) ×0.850}, the disturbance mark ~, the bold and the ratio optional. */
     private static final Pattern CELL = Pattern.compile(
-            "\\**([0-9.]+)\\** \\(([0-9.]+)–([0-9.]+)\\)(?: ×([0-9.]+))?");
+            "(~)?\\**([0-9.]+)\\** \\(([0-9.]+)–([0-9.]+)\\)(?: ×([0-9.]+))?");
 
     private static final Pattern JDK_HEADING = Pattern.compile("^\\*\\*JDK ([0-9]+)\\*\\*$");
 
     /**
      * One row of a results table, in the order printed: its JDK ("" in a run on one JDK), scenario, profile ("" in
-     * a run of one profile) and metric, and the cells that hold a number, by subject (a cell marked ~, failed or –, holds none).
+     * a run of one profile) and metric, and the cells that hold a number, by subject: a failed cell or – holds
+     * none, one marked ~ holds its number, which no quote reads.
      */
     public static final class Row {
         public final String jdk;
@@ -121,15 +127,18 @@ public final class CompareRecord {
             for (int i = 0; i < columns.size(); i++) {
                 Matcher x = CELL.matcher(c[first + i]);
                 if (x.matches()) {
-                    Cell cell = new Cell(x.group(1), x.group(2), x.group(3), x.group(4));
-                    record.cells.put(key(sc.id(), jdk.isEmpty() ? profile : profile + "@" + jdk, m.id(), columns.get(i).id()),
-                            cell);
+                    Cell cell = new Cell(x.group(2), x.group(3), x.group(4), x.group(5), x.group(1) != null);
+                    if (!cell.disturbed) {
+                        // A marked cell's numbers are partly other processes': no quote may read it.
+                        record.cells.put(key(sc.id(), jdk.isEmpty() ? profile : profile + "@" + jdk, m.id(),
+                                columns.get(i).id()), cell);
+                    }
                     row.put(columns.get(i), cell);
                 }
             }
             record.rows.add(new Row(jdk, sc, profile, m, row));
         }
-        if (record == null || record.cells.isEmpty()) {
+        if (record == null || record.rows.isEmpty()) {
             throw new IllegalArgumentException("no results table (| scenario | profile | metric | ...) in the record");
         }
         return record;

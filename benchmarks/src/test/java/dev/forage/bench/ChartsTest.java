@@ -74,6 +74,24 @@ class ChartsTest {
                 "low load: 1.5 against the best anchor's 1.2");
     }
 
+    /**
+     * On a busy machine every cell may be marked ~: its bar is still drawn, labelled ~ as in the table, while the
+     * record still refuses to let a doc quote it.
+     */
+    @Test
+    void aDisturbedCellKeepsItsBarAndItsMarkButCannotBeQuoted() {
+        CompareRecord r = CompareRecord.parse("| scenario | metric | Forage (JEC) | ForkJoinPool |\n"
+                + "| --- | --- | --- | --- |\n"
+                + "| fork-join fib(30), cutoff 12 | time per op, ms | ~**1.83** (1.83–1.83) ×1.62 | 1.13 (1.13–1.13) ×1.00 |\n");
+        Charts.Group g = Charts.compare(r).get(0);
+        assertEquals(1.62, Charts.dataset(g).getValue("this run", "fib-join").doubleValue(), 1e-9);
+        assertEquals(java.util.Set.of("fib-join this run"), g.disturbed);
+        assertEquals("1.13", r.value("fib-join", "", "time", "forkjoin", "median"));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> r.value("fib-join", "", "time", "forage-jec", "median"));
+        assertTrue(e.getMessage().contains("no cell"), e.getMessage());
+    }
+
     @Test
     void aRatioOutsideTheLogScaleIsClampedButKeepsItsLabel() {
         Charts.Group g = Charts.nativeTable("| scenario | metric | Forage | `Dispatchers.Default` | fixed "
