@@ -14,7 +14,8 @@
 # Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers and Netty event loops; default: the machine's
 # processors), ROUNDS_HASH (SHA-256 rounds per request, default 20), BACKENDS (space-separated, default
 # "forage-io netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write docs/results/http-io.tsv, from which
-# the docs' IO tables are generated: see docs/benchmarks.md, "Where the numbers come from").
+# the docs' IO tables are generated, and draw docs/benchmarks-io.png from it: see docs/benchmarks.md, "Where the
+# numbers come from").
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -144,4 +145,8 @@ if [[ "${WRITE_RESULTS:-0}" == 1 ]]; then
         sed 's/ /\t/g' "$OUT/results.txt"
     } > "$RESULTS_FILE"
     echo "written: $RESULTS_FILE"
+    # The results page's IO chart, drawn from the file just written by the benchmarks jar (JFreeChart, headless).
+    mvn -B -ntp -q ${MVN_FLAGS:-} -pl benchmarks -am package -DskipTests -Djcstress.skip=true -Ddokka.skip=true \
+        -Dmaven.javadoc.skip=true
+    java -jar benchmarks/target/benchmarks.jar --charts-from docs --charts io
 fi

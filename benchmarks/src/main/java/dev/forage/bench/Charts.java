@@ -3,301 +3,382 @@ package dev.forage.bench;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.FontMetrics;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import javax.imageio.ImageIO;
-import org.HdrHistogram.Histogram;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.AxisLocation;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
+import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.CategoryDataset;
+import org.jfree.data.category.DefaultCategoryDataset;
 
 /**
- * The two charts of the results page, drawn with java.awt into PNGs (headless; no plotting tool needed): the
- * wake-up latency distribution per subject, and CPU per useful CPU at low load per subject.
+ * The results page's charts, drawn with JFreeChart into PNGs (headless): one chart per group of rows (compute,
+ * wake-up, low load, IO, Kotlin/Native), each row a horizontal bar of Forage's ratio to the best anchor of the row,
+ * one bar per JDK, on a log scale around a line at 1.0. A bar grows from 1.0: to the left where Forage leads,
+ * to the right where it trails, and equal distances on either side are equal factors.
+ *
+ * <p>The charts are drawn from the results files the runners write (docs/results/compare.md, http-io.tsv and the
+ * native table on the results page), never from anything edited by hand: the comparison runner and NativeCompare
+ * draw theirs when they write their tables, {@code --charts-from DIR} draws them again from saved files.
  */
 public final class Charts {
-    private static final Color[] PALETTE = {
-        new Color(0xD9480F), // Forage: orange
-        new Color(0x1971C2), new Color(0x2F9E44), new Color(0x7048E8), new Color(0x868E96),
-        new Color(0xE64980), new Color(0x0C8599), new Color(0xF08C00), new Color(0x5C940D), new Color(0x343A40),
-    };
-    private static final Font TITLE = new Font(Font.SANS_SERIF, Font.BOLD, 17);
-    private static final Font LABEL = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
-    private static final Font SMALL = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+    /** The chart groups, each one PNG; the results page shows them as {@code benchmarks-<file>}. */
+    public static final String COMPUTE = "compute.png";
+    public static final String WAKEUP = "wakeup.png";
+    public static final String LOWLOAD = "lowload.png";
+    public static final String IO = "io.png";
+    public static final String NATIVE = "native.png";
+    /** The prefix of the charts' names beside the results page. */
+    public static final String DOCS_PREFIX = "benchmarks-";
+
+    static final int WIDTH = 960;
+    /** Height of one bar; a chart is as tall as its bars need, above the title, legend and axis. */
+    static final int BAR_HEIGHT = 22;
+    static final int FRAME_HEIGHT = 150;
+    /**
+     * Bars end inside this range of ratios (an idle pool at 0 against an anchor that burns CPU has no bar on a log
+     * scale); each bar's label keeps the true ratio.
+     */
+    static final double FLOOR = 0.01;
+    static final double CEILING = 100;
+
+    /** One colour per series (JDK), in the order the runners measure them; Kotlin/Native and IO have one series. */
+    private static final Color[] SERIES = {new Color(0x1971C2), new Color(0xD9480F), new Color(0x2F9E44),
+        new Color(0x7048E8)};
 
     private Charts() {
     }
 
-    /** A stable colour per subject: its position in {@link Subjects#ALL} (the palette has one for each). */
-    static Color color(Subject s) {
-        int i = Subjects.ALL.indexOf(s);
-        return PALETTE[Math.floorMod(i, PALETTE.length)];
+    /** One chart: its rows (bars' categories) and, per row, Forage's ratio per series (JDK). */
+    public static final class Group {
+        final String file;
+        final String title;
+        final String note;
+        final List<String> series = new ArrayList<>();
+        /** Row label to series to ratio; rows in the order of the results table. */
+        final Map<String, Map<String, Double>> ratios = new LinkedHashMap<>();
+        /** The bars ("row series") whose runs other processes disturbed: labelled with the table's ~. */
+        final Set<String> disturbed = new HashSet<>();
+
+        Group(String file, String title, String note) {
+            this.file = file;
+            this.title = title;
+            this.note = note;
+        }
+
+        void put(String row, String series, double ratio) {
+            put(row, series, ratio, false);
+        }
+
+        void put(String row, String series, double ratio, boolean disturbed) {
+            if (disturbed) {
+                this.disturbed.add(row + " " + series);
+            }
+            if (!this.series.contains(series)) {
+                this.series.add(series);
+            }
+            ratios.computeIfAbsent(row, r -> new LinkedHashMap<>()).put(series, ratio);
+        }
+
+        public String file() {
+            return file;
+        }
+
+        public List<String> rows() {
+            return new ArrayList<>(ratios.keySet());
+        }
+
+        public boolean isEmpty() {
+            return ratios.isEmpty();
+        }
     }
 
     /**
-     * Percentile distribution of the wake-up latency (merged over forks), one panel per wake-up scenario, one
-     * line per subject. X: percentile on the usual HdrHistogram scale (0 %, 90 %, 99 %, 99.9 %); Y: µs, log
-     * scale. Returns false if there is nothing to draw.
+     * The comparison runner's groups (compute, wake-up, low load with idle) from its results: per row of the
+     * record's first profile (the main one), the primary Forage subject's printed ratio on each JDK. A row whose
+     * Forage cell has no ratio (a failed or ratio-less cell) has no bar on that JDK; a cell marked ~ (other
+     * processes took CPU from its runs) keeps its bar, labelled ~ as in the table.
      */
-    public static boolean wakeup(RunData data, List<Scenario> scenarios, List<Subject> subjects, File file)
-            throws IOException {
-        List<Scenario> panels = new ArrayList<>();
-        for (Scenario sc : scenarios) {
-            if (sc.group() == Scenario.Group.WAKEUP) {
-                for (Subject s : subjects) {
-                    if (data.histogram(sc.id(), s.id(), "latency") != null && !panels.contains(sc)) {
-                        panels.add(sc);
-                    }
+    public static List<Group> compare(CompareRecord record) {
+        Group compute = new Group(COMPUTE, "Compute: Forage's time per operation / the best anchor's",
+                "fork-join, coroutines and execute(); lower is better");
+        Group wakeup = new Group(WAKEUP, "Wake-up latency: Forage's / the best anchor's",
+                "from the submitting call to the job's first instruction; lower is better");
+        Group lowload = new Group(LOWLOAD, "Low load and idle: Forage's pool CPU / the best anchor's",
+                "CPU of the pool's threads per useful CPU, and an idle pool's CPU; lower is better");
+        String main = record.rows().isEmpty() ? null : record.rows().get(0).profile;
+        Subject forage = null;
+        for (CompareRecord.Row r : record.rows()) {
+            for (Subject s : r.cells.keySet()) {
+                if (forage == null && s.isForage()) {
+                    forage = s;
                 }
             }
         }
-        if (panels.isEmpty()) {
-            return false;
-        }
-        int panelW = 620;
-        int h = 620;
-        BufferedImage img = new BufferedImage(panelW * panels.size(), h, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = start(img);
-        for (int p = 0; p < panels.size(); p++) {
-            Scenario sc = panels.get(p);
-            int x0 = p * panelW;
-            List<Subject> drawn = new ArrayList<>();
-            double lo = Double.POSITIVE_INFINITY;
-            double hi = 0;
-            for (Subject s : subjects) {
-                Histogram hist = data.histogram(sc.id(), s.id(), "latency");
-                if (hist != null && hist.getTotalCount() > 0) {
-                    drawn.add(s);
-                    lo = Math.min(lo, Math.max(hist.getMinValue() / 1e3, 0.1));
-                    hi = Math.max(hi, hist.getValueAtPercentile(99.9) / 1e3);
-                }
-            }
-            g.setColor(Color.BLACK);
-            g.setFont(TITLE);
-            g.drawString(sc.title() + " (µs)", x0 + 70, 30);
-            if (drawn.isEmpty()) {
+        for (CompareRecord.Row r : record.rows()) {
+            if (!r.profile.equals(main)) {
                 continue;
             }
-            double yLo = Math.pow(10, Math.floor(Math.log10(lo)));
-            double yHi = Math.pow(10, Math.ceil(Math.log10(hi)));
-            int left = x0 + 70;
-            int right = x0 + panelW - 25;
-            int top = 50;
-            int bottom = h - 150;
-            // Axes and grid.
-            g.setFont(SMALL);
-            for (double v = yLo; v <= yHi * 1.0001; v *= 10) {
-                int y = yLog(v, yLo, yHi, top, bottom);
-                grid(g, left, y, right, y);
-                label(g, v >= 1 ? Long.toString(Math.round(v)) : Stats.format(v), left - 8, y + 4, true);
+            CompareRecord.Cell c = forage == null ? null : r.cells.get(forage);
+            if (c == null || c.ratio == null) {
+                continue;
             }
-            String[] pct = {"0%", "90%", "99%", "99.9%"};
-            for (int d = 0; d <= 3; d++) {
-                int x = left + (right - left) * d / 3;
-                grid(g, x, top, x, bottom);
-                label(g, pct[d], x - 12, bottom + 18, false);
+            String row = r.scenario.id() + (r.scenario.metrics().size() > 1 ? " " + r.metric.id() : "");
+            String series = r.jdk.isEmpty() ? "this run" : "JDK " + r.jdk;
+            Group g;
+            switch (r.scenario.group()) {
+                case THROUGHPUT:
+                    g = compute;
+                    break;
+                case WAKEUP:
+                    g = wakeup;
+                    break;
+                default:
+                    g = lowload;
             }
-            g.setColor(Color.DARK_GRAY);
-            g.drawRect(left, top, right - left, bottom - top);
-            g.setFont(LABEL);
-            g.drawString("percentile", (left + right) / 2 - 30, bottom + 38);
-            // Lines.
-            int legendY = bottom + 62;
-            int legendX = left;
-            for (Subject s : drawn) {
-                Histogram hist = data.histogram(sc.id(), s.id(), "latency");
-                Path2D path = new Path2D.Double();
-                for (int i = 0; i <= 300; i++) {
-                    double x = 3.0 * i / 300;
-                    double q = 100 * (1 - Math.pow(10, -x));
-                    double v = Math.max(hist.getValueAtPercentile(q) / 1e3, yLo);
-                    double px = left + (right - left) * x / 3;
-                    double py = yLogD(Math.min(v, yHi), yLo, yHi, top, bottom);
-                    if (i == 0) {
-                        path.moveTo(px, py);
-                    } else {
-                        path.lineTo(px, py);
-                    }
-                }
-                g.setColor(color(s));
-                g.setStroke(new BasicStroke(s.isForage() ? 3f : 2f));
-                g.draw(path);
-                g.setStroke(new BasicStroke(1f));
-                String name = s.label() + "  p50 " + Stats.format(hist.getValueAtPercentile(50) / 1e3)
-                        + "  p99 " + Stats.format(hist.getValueAtPercentile(99) / 1e3);
-                FontMetrics fm = g.getFontMetrics(SMALL);
-                int wName = fm.stringWidth(name) + 40;
-                if (legendX + wName > right) {
-                    legendX = left;
-                    legendY += 18;
-                }
-                g.fillRect(legendX, legendY - 9, 18, 4);
-                g.setColor(Color.BLACK);
-                g.setFont(SMALL);
-                g.drawString(name, legendX + 24, legendY - 3);
-                legendX += wName;
+            g.put(row, series, Double.parseDouble(c.ratio), c.disturbed);
+        }
+        List<Group> out = new ArrayList<>();
+        for (Group g : List.of(compute, wakeup, lowload)) {
+            if (!g.isEmpty()) {
+                out.add(g);
             }
         }
-        g.dispose();
-        return ImageIO.write(img, "png", file);
+        return out;
     }
 
     /**
-     * Grouped bars: for each low-load scenario, each subject's median CPU per useful CPU, with a min–max
-     * whisker and a dashed line at 1.0 (only the tasks' own CPU). Returns false if there is nothing to draw.
+     * The IO benchmark's group: forage-io's median over the better Netty transport's, per column the docs show.
+     * Requests/s is higher-is-better, so its bar is the inverse ratio (Netty's over Forage's): every bar reads the
+     * same way, left of 1.0 where Forage leads.
      */
-    public static boolean lowLoad(RunData data, List<Scenario> scenarios, List<Subject> subjects, File file)
-            throws IOException {
-        List<Scenario> groups = new ArrayList<>();
-        for (Scenario sc : scenarios) {
-            if (sc.group() == Scenario.Group.LOW_LOAD) {
-                groups.add(sc);
-            }
+    public static Group io(IoRecord io) {
+        String jdk = io.header("jdk");
+        String feature = jdk.replaceAll("^([0-9]+).*", "$1");
+        Group g = new Group(IO, "HTTP service: forage-io / the better Netty transport",
+                "requests/s inverted (Netty's / Forage's), so that lower is better in every row");
+        Map<IoRecord.Column, String> shown = new LinkedHashMap<>();
+        shown.put(IoRecord.Column.SAT_RPS, "requests/s at saturation (inverse)");
+        shown.put(IoRecord.Column.MOD_P50_US, "p50 at a moderate rate");
+        shown.put(IoRecord.Column.MOD_P99_US, "p99 at a moderate rate");
+        shown.put(IoRecord.Column.MIX_P99_US, "p99, 1 request in 200 long");
+        shown.put(IoRecord.Column.LOW_CPU_US_PER_REQ, "server CPU per request, low rate");
+        for (Map.Entry<IoRecord.Column, String> e : shown.entrySet()) {
+            IoRecord.Column c = e.getKey();
+            double ratio = io.median("forage-io", c) / io.median(io.bestNetty(c), c);
+            g.put(e.getValue(), "JDK " + feature, c.higherIsBetter ? 1 / ratio : ratio);
         }
-        List<Subject> shown = new ArrayList<>();
-        double max = 1.0;
-        for (Subject s : subjects) {
-            for (Scenario sc : groups) {
-                Stats st = data.stats(sc.id(), s.id(), "cpu");
-                if (st != null) {
-                    if (!shown.contains(s)) {
-                        shown.add(s);
-                    }
-                    max = Math.max(max, st.max);
-                }
-            }
-        }
-        if (shown.isEmpty()) {
-            return false;
-        }
-        int w = 1200;
-        int h = 560;
-        BufferedImage img = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = start(img);
-        g.setColor(Color.BLACK);
-        g.setFont(TITLE);
-        g.drawString("CPU of the pool's threads per useful CPU at low load (1.0 = only the tasks; lower is better)",
-                70, 30);
-        int left = 70;
-        int right = w - 25;
-        int top = 50;
-        int bottom = h - 120;
-        double yMax = niceCeiling(max * 1.1);
-        g.setFont(SMALL);
-        double step = niceStep(yMax / 6);
-        for (double v = 0; v <= yMax + 1e-9; v += step) {
-            int y = yLin(v, yMax, top, bottom);
-            grid(g, left, y, right, y);
-            label(g, tick(v, step), left - 8, y + 4, true);
-        }
-        g.setColor(Color.DARK_GRAY);
-        g.drawRect(left, top, right - left, bottom - top);
-        int groupW = (right - left) / groups.size();
-        int barW = Math.max(8, (groupW - 40) / shown.size());
-        for (int gi = 0; gi < groups.size(); gi++) {
-            Scenario sc = groups.get(gi);
-            int gx = left + gi * groupW + (groupW - barW * shown.size()) / 2;
-            for (int si = 0; si < shown.size(); si++) {
-                Stats st = data.stats(sc.id(), shown.get(si).id(), "cpu");
-                if (st == null) {
-                    continue;
-                }
-                int x = gx + si * barW;
-                int y = yLin(st.median, yMax, top, bottom);
-                g.setColor(color(shown.get(si)));
-                g.fillRect(x + 2, y, barW - 4, bottom - y);
-                g.setColor(Color.BLACK);
-                int cx = x + barW / 2;
-                int yMin = yLin(st.min, yMax, top, bottom);
-                int yMaxPx = yLin(st.max, yMax, top, bottom);
-                g.drawLine(cx, yMin, cx, yMaxPx);
-                g.drawLine(cx - 4, yMin, cx + 4, yMin);
-                g.drawLine(cx - 4, yMaxPx, cx + 4, yMaxPx);
-                g.setFont(SMALL);
-                String v = Stats.format(st.median);
-                int tw = g.getFontMetrics().stringWidth(v);
-                g.drawString(v, cx - tw / 2, Math.min(yMaxPx, y) - 5);
-            }
-            g.setColor(Color.BLACK);
-            g.setFont(LABEL);
-            String t = sc.title().replace("low load: ", "");
-            int tw = g.getFontMetrics().stringWidth(t);
-            g.drawString(t, left + gi * groupW + (groupW - tw) / 2, bottom + 22);
-        }
-        // The ideal.
-        int y1 = yLin(1.0, yMax, top, bottom);
-        g.setColor(Color.BLACK);
-        g.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 5f}, 0f));
-        g.drawLine(left, y1, right, y1);
-        g.setStroke(new BasicStroke(1f));
-        // Legend.
-        int lx = left;
-        int ly = bottom + 60;
-        g.setFont(LABEL);
-        for (Subject s : shown) {
-            g.setColor(color(s));
-            g.fillRect(lx, ly - 11, 14, 14);
-            g.setColor(Color.BLACK);
-            g.drawString(s.label(), lx + 20, ly);
-            lx += g.getFontMetrics().stringWidth(s.label()) + 50;
-        }
-        g.setFont(SMALL);
-        g.drawString("bars: median; whiskers: min–max over windows and forks; dashed: 1.0", left, ly + 28);
-        g.dispose();
-        return ImageIO.write(img, "png", file);
-    }
-
-    private static Graphics2D start(BufferedImage img) {
-        Graphics2D g = img.createGraphics();
-        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
-        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-        g.setColor(Color.WHITE);
-        g.fillRect(0, 0, img.getWidth(), img.getHeight());
         return g;
     }
 
-    private static void grid(Graphics2D g, int x1, int y1, int x2, int y2) {
-        g.setColor(new Color(0xE9ECEF));
-        g.drawLine(x1, y1, x2, y2);
+    /**
+     * The Kotlin/Native group from NativeCompare's table (the results page's native section): per row, the
+     * "Forage / best anchor" column.
+     */
+    public static Group nativeTable(String markdown) {
+        Group g = new Group(NATIVE, "Kotlin/Native (linuxX64): Forage / the best anchor",
+                "against Dispatchers.Default and newFixedThreadPoolContext; lower is better");
+        int ratioColumn = -1;
+        for (String line : markdown.split("\n")) {
+            if (!line.startsWith("| ") || line.startsWith("| ---")) {
+                continue;
+            }
+            String[] c = CompareRecord.split(line);
+            if (c[0].equals("scenario")) {
+                ratioColumn = List.of(c).indexOf("Forage / best anchor");
+                continue;
+            }
+            if (ratioColumn < 0 || c.length <= ratioColumn) {
+                continue;
+            }
+            String id = c[0].replaceAll("^`([^`]+)`.*", "$1");
+            String metric = c[1].replaceAll(" \\(.*", "");
+            String ratio = c[ratioColumn].replaceAll(" \\(.*", "");
+            if (ratio.matches("[0-9.]+")) {
+                g.put(id + " " + metric, "linuxX64", Double.parseDouble(ratio));
+            }
+        }
+        return g;
     }
 
-    private static void label(Graphics2D g, String text, int x, int y, boolean alignRight) {
-        g.setColor(Color.DARK_GRAY);
-        int tw = g.getFontMetrics().stringWidth(text);
-        g.drawString(text, alignRight ? x - tw : x, y);
+    /** The bars as JFreeChart holds them: series (JDKs) by rows, each value clamped into the drawable range. */
+    public static DefaultCategoryDataset dataset(Group g) {
+        DefaultCategoryDataset d = new DefaultCategoryDataset();
+        for (Map.Entry<String, Map<String, Double>> row : g.ratios.entrySet()) {
+            for (String s : g.series) {
+                Double v = row.getValue().get(s);
+                d.addValue(v == null ? null : clamp(v), s, row.getKey());
+            }
+        }
+        return d;
     }
 
-    private static int yLog(double v, double lo, double hi, int top, int bottom) {
-        return (int) Math.round(yLogD(v, lo, hi, top, bottom));
+    static double clamp(double ratio) {
+        return Math.max(FLOOR, Math.min(CEILING, ratio));
     }
 
-    private static double yLogD(double v, double lo, double hi, int top, int bottom) {
-        double f = (Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo));
-        return bottom - f * (bottom - top);
+    /** The chart's height for its rows and series. */
+    public static int height(Group g) {
+        return FRAME_HEIGHT + BAR_HEIGHT * g.ratios.size() * Math.max(1, g.series.size()) + 10 * g.ratios.size();
     }
 
-    private static int yLin(double v, double max, int top, int bottom) {
-        return (int) Math.round(bottom - v / max * (bottom - top));
+    static JFreeChart chart(Group g) {
+        DefaultCategoryDataset data = dataset(g);
+        JFreeChart chart = ChartFactory.createBarChart(g.title, null, null, data, PlotOrientation.HORIZONTAL,
+                g.series.size() > 1, false, false);
+        chart.setBackgroundPaint(Color.WHITE);
+        chart.getTitle().setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        chart.addSubtitle(new TextTitle(g.note + (g.disturbed.isEmpty() ? ""
+                : "; ~: other processes took CPU from its runs, as in the table"), new Font(Font.SANS_SERIF,
+                Font.PLAIN, 12)));
+        CategoryPlot plot = chart.getCategoryPlot();
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(new Color(0xCED4DA));
+        plot.setOutlineVisible(false);
+        CategoryAxis rows = plot.getDomainAxis();
+        rows.setTickLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        rows.setCategoryMargin(0.25);
+        rows.setMaximumCategoryLabelWidthRatio(0.4f);
+        LogAxis ratio = new LogAxis("Forage / reference (log scale): left of 1.0 Forage leads, right of it trails");
+        ratio.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        ratio.setSmallestValue(FLOOR);
+        ratio.setNumberFormatOverride(new DecimalFormat("0.###", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+        double lo = 1;
+        double hi = 1;
+        for (Map<String, Double> row : g.ratios.values()) {
+            for (double v : row.values()) {
+                lo = Math.min(lo, clamp(v));
+                hi = Math.max(hi, clamp(v));
+            }
+        }
+        double from = Math.max(FLOOR / 1.5, lo / 1.6);
+        double to = Math.min(CEILING * 1.5, hi * 1.6);
+        ratio.setRange(from, to);
+        // Ticks at powers of 2 (0.25, 0.5, 1, 2): factors a reader takes in at a glance; powers of 10 past
+        // three decades, where powers of 2 would crowd the axis.
+        ratio.setTickUnit(new NumberTickUnit(Math.log10(to / from) > 3 ? 1 : Math.log10(2)), false, true);
+        plot.setRangeAxis(ratio);
+        plot.setRangeAxisLocation(AxisLocation.BOTTOM_OR_RIGHT);
+        BarRenderer bars = (BarRenderer) plot.getRenderer();
+        bars.setBarPainter(new StandardBarPainter());
+        bars.setShadowVisible(false);
+        bars.setDrawBarOutline(false);
+        bars.setBase(1.0); // bars grow from the line at 1.0, not from the axis's end
+        bars.setItemMargin(0.05);
+        for (int i = 0; i < g.series.size(); i++) {
+            bars.setSeriesPaint(i, SERIES[i % SERIES.length]);
+        }
+        bars.setDefaultItemLabelGenerator(new TrueRatio(g));
+        bars.setDefaultItemLabelsVisible(true);
+        bars.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        bars.setDefaultPositiveItemLabelPosition(new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3,
+                TextAnchor.CENTER_LEFT));
+        bars.setDefaultNegativeItemLabelPosition(new ItemLabelPosition(ItemLabelAnchor.OUTSIDE9,
+                TextAnchor.CENTER_RIGHT));
+        ValueMarker one = new ValueMarker(1.0, Color.BLACK, new BasicStroke(1.5f));
+        plot.addRangeMarker(one);
+        return chart;
     }
 
-    /** A tick label with as many decimals as the step needs: 0, 2, 4 or 0.5, 1.0, 1.5. */
-    static String tick(double v, double step) {
-        int decimals = step >= 1 ? 0 : (int) Math.ceil(-Math.log10(step) - 1e-9);
-        return String.format(java.util.Locale.ROOT, "%." + decimals + "f", v);
+    /** The label of a bar: the ratio as measured, also where the bar is clamped. */
+    private static final class TrueRatio extends StandardCategoryItemLabelGenerator {
+        private static final long serialVersionUID = 1L;
+        private final transient Group group;
+
+        TrueRatio(Group group) {
+            this.group = group;
+        }
+
+        @Override
+        public String generateLabel(CategoryDataset dataset, int row, int column) {
+            String rowKey = (String) dataset.getColumnKey(column);
+            String series = (String) dataset.getRowKey(row);
+            Double v = group.ratios.get(rowKey).get(series);
+            return v == null ? "" : (group.disturbed.contains(rowKey + " " + series) ? "~" : "") + Stats.format(v);
+        }
     }
 
-    static double niceStep(double raw) {
-        double p = Math.pow(10, Math.floor(Math.log10(raw)));
-        double f = raw / p;
-        return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * p;
+    /** Draws the group into a PNG of {@link #WIDTH} × {@link #height(Group)} pixels. */
+    public static void write(Group g, File png) throws IOException {
+        if (System.getProperty("java.awt.headless") == null) {
+            System.setProperty("java.awt.headless", "true");
+        }
+        BufferedImage img = chart(g).createBufferedImage(WIDTH, height(g));
+        if (!ImageIO.write(img, "png", png)) {
+            throw new IOException("no PNG writer for " + png);
+        }
     }
 
-    static double niceCeiling(double v) {
-        double step = niceStep(v / 6);
-        return Math.ceil(v / step) * step;
+    /**
+     * Draws every chart whose results file is in {@code docsDir} (the docs folder: results/compare.md,
+     * results/http-io.tsv, and the native table between its markers in benchmarks.md) beside them, named
+     * {@code benchmarks-<group>.png}; {@code only} limits it to compare, io and native (empty: all). Returns the
+     * files written.
+     */
+    public static List<File> fromDocs(File docsDir, List<String> only, PrintStream out) throws IOException {
+        List<Group> groups = new ArrayList<>();
+        File compare = new File(docsDir, Compare.RESULTS_FILE);
+        if (wanted(only, "compare") && compare.isFile()) {
+            groups.addAll(compare(CompareRecord.parse(read(compare))));
+        }
+        File io = new File(docsDir, "results/http-io.tsv");
+        if (wanted(only, "io") && io.isFile()) {
+            groups.add(io(IoRecord.parse(read(io))));
+        }
+        File page = new File(docsDir, "benchmarks.md");
+        if (wanted(only, "native") && page.isFile()) {
+            String text = read(page);
+            int b = text.indexOf(NativeCompare.RESULTS_BEGIN);
+            int e = text.indexOf(NativeCompare.RESULTS_END);
+            if (b >= 0 && e > b) {
+                Group n = nativeTable(text.substring(b, e));
+                if (!n.isEmpty()) {
+                    groups.add(n);
+                }
+            }
+        }
+        List<File> written = new ArrayList<>();
+        for (Group g : groups) {
+            File png = new File(docsDir, DOCS_PREFIX + g.file);
+            write(g, png);
+            written.add(png);
+            out.println("written: " + png);
+        }
+        return written;
+    }
+
+    private static boolean wanted(List<String> only, String kind) {
+        return only.isEmpty() || only.contains(kind);
+    }
+
+    private static String read(File f) throws IOException {
+        return Files.readString(f.toPath(), StandardCharsets.UTF_8);
     }
 }

@@ -52,8 +52,6 @@ public final class Compare {
             + "Written by the comparison runner (`--write-docs`) with docs/benchmarks.md; not edited by hand. The "
             + "numbers that README.md and the docs quote are checked against this file by `DocNumbersTest` "
             + "(benchmarks module).\n\n";
-    static final String WAKEUP_PNG = "wakeup-latency.png";
-    static final String LOWLOAD_PNG = "lowload-cpu.png";
 
     private Compare() {
     }
@@ -84,6 +82,10 @@ public final class Compare {
             out.println(Options.USAGE);
             return 0;
         }
+        if (o.chartsFrom != null) {
+            Charts.fromDocs(o.chartsFrom, o.charts, out);
+            return 0;
+        }
         if (o.list) {
             out.println("scenarios:");
             for (Scenario s : o.scenarios) {
@@ -106,8 +108,10 @@ public final class Compare {
             checkMarkers(docs);
         }
 
-        Jdk.Choice jdks = Jdk.choose(o.jvms, o.budget, Jdk.current(),
-                o.jvms == null && !o.budget.isTiny()
+        Jdk.Choice jdks = o.isDemo() && o.jvms == null
+                ? new Jdk.Choice(List.of(Jdk.current()), Jdk.current().label() + " only: the quick demo measures on the"
+                        + " JDK that runs it; --all adds a JDK 25 when one is found")
+                : Jdk.choose(o.jvms, o.budget, Jdk.current(), o.jvms == null && !o.budget.isTiny()
                         ? Jdk.findSecond(System.getenv(), Path.of("/"), Path.of(System.getProperty("user.home")))
                         : null);
         List<Planned> plan = plan(o, jdks.jdks());
@@ -131,8 +135,6 @@ public final class Compare {
             }
             byProfile.put(b, perJdk);
         }
-        // The main profile on the first JDK (JDK 17 in a two-JDK run): the charts.
-        RunData data = byProfile.get(o.budget).get(jdks.jdks().get(0));
         Progress progress = new Progress(err, plan.size(), jdks.several());
         int measured = 0;
         int failed = 0;
@@ -166,12 +168,13 @@ public final class Compare {
                     // threshold: no goal is judged, rather than report the machine's load as Forage's losses.
                     verdicts = Targets.unreliable(verdicts, "the machine was too busy (see the first line)");
                 }
+                if (o.isDemo() && e.getKey() == Budget.QUICK) {
+                    verdicts = Targets.demo(verdicts, e.getKey());
+                }
                 profiles.add(new Report.Profile(e.getKey().name, jdks.several() ? Integer.toString(j.getKey().feature)
                         : "", j.getValue(), verdicts));
             }
         }
-        List<String> charts = new ArrayList<>();
-        drawCharts(data, o, outDir, charts, err);
         Report.Header header = new Report.Header(
                 "java -jar benchmarks/target/benchmarks.jar " + String.join(" ", args),
                 started,
@@ -182,6 +185,9 @@ public final class Compare {
                 jvmText(jdks, byProfile) + ", flags " + String.join(" ", CHILD_FLAGS)
                         + (o.jvmArgs.isEmpty() ? "" : " " + String.join(" ", o.jvmArgs)),
                 policy);
+        // The charts are drawn from the report as printed, as --charts-from draws them from a saved one.
+        List<String> charts = drawCharts(Report.markdown(profiles, o.scenarios, o.subjects, header, List.of()), outDir,
+                err);
         String md = Report.markdown(profiles, o.scenarios, o.subjects, header, charts);
         out.println();
         out.println(md);
@@ -420,18 +426,19 @@ public final class Compare {
         return "no output";
     }
 
-    private static void drawCharts(RunData data, Options o, File outDir, List<String> charts, PrintStream err) {
+    /** Draws the charts of a report into the output directory; returns their file names. */
+    private static List<String> drawCharts(String report, File outDir, PrintStream err) {
+        List<String> charts = new ArrayList<>();
         try {
-            if (Charts.wakeup(data, o.scenarios, o.subjects, new File(outDir, WAKEUP_PNG))) {
-                charts.add(WAKEUP_PNG);
-            }
-            if (Charts.lowLoad(data, o.scenarios, o.subjects, new File(outDir, LOWLOAD_PNG))) {
-                charts.add(LOWLOAD_PNG);
+            for (Charts.Group g : Charts.compare(CompareRecord.parse(report))) {
+                Charts.write(g, new File(outDir, g.file()));
+                charts.add(g.file());
             }
         } catch (IOException | RuntimeException | Error e) {
             // A JRE without fonts cannot draw text; the table is the result, the charts are a convenience.
             err.println("warning: could not draw the charts (" + e + "); the tables are complete");
         }
+        return charts;
     }
 
     private static void writeDocs(File docs, List<Report.Profile> profiles, Options o, Report.Header header,
@@ -439,7 +446,7 @@ public final class Compare {
         File dir = docs.getAbsoluteFile().getParentFile();
         List<String> docCharts = new ArrayList<>();
         for (String c : charts) {
-            String name = "benchmarks-" + c;
+            String name = Charts.DOCS_PREFIX + c;
             Files.copy(new File(outDir, c).toPath(), new File(dir, name).toPath(), StandardCopyOption.REPLACE_EXISTING);
             docCharts.add(name);
         }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -310,13 +311,36 @@ public final class NativeCompare {
         File results = new File(outDir, "results.md");
         Files.writeString(results.toPath(), md, StandardCharsets.UTF_8);
         out.println("written: " + results);
+        File chart = drawChart(md, outDir, err);
         if (docs != null) {
             String text = Files.readString(docs.toPath(), StandardCharsets.UTF_8);
             Files.writeString(docs.toPath(), Compare.replaceBetween(text, RESULTS_BEGIN, RESULTS_END, md),
                     StandardCharsets.UTF_8);
             out.println("written: " + docs);
+            if (chart != null) {
+                File beside = new File(docs.getAbsoluteFile().getParentFile(), Charts.DOCS_PREFIX + Charts.NATIVE);
+                Files.copy(chart.toPath(), beside.toPath(), StandardCopyOption.REPLACE_EXISTING);
+                out.println("written: " + beside);
+            }
         }
         return failed == 0 ? 0 : 1;
+    }
+
+    /** The chart of the table (Forage's ratio to the best anchor per row), or null when there is none to draw. */
+    private static File drawChart(String md, File outDir, PrintStream err) {
+        Charts.Group g = Charts.nativeTable(md);
+        if (g.isEmpty()) {
+            return null;
+        }
+        File png = new File(outDir, Charts.NATIVE);
+        try {
+            Charts.write(g, png);
+            return png;
+        } catch (IOException | RuntimeException | Error e) {
+            // A JRE without fonts cannot draw text; the table is the result, the chart is a convenience.
+            err.println("warning: could not draw the chart (" + e + "); the table is complete");
+            return null;
+        }
     }
 
     /** One process: a scenario on a subject, in one round. */

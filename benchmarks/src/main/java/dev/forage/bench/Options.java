@@ -10,8 +10,12 @@ import java.util.List;
 final class Options {
     static final String USAGE = String.join("\n",
             "usage: java -jar benchmarks/target/benchmarks.jar [options]",
-            "  --quick              about two minutes: one fresh JVM per (scenario, subject) (the README demo)",
-            "  --full               the default: five fresh JVMs per (scenario, subject), longer warm-up",
+            "  --quick              the demo, about a minute of measuring: Forage, ForkJoinPool, Dispatchers.Default",
+            "                       and the fixed pool on five scenarios (compute, low load, idle, wake-up), one",
+            "                       fresh JVM each, on this JVM's JDK alone",
+            "  --all                with --quick: every scenario and subject of the default run, on every JDK found",
+            "                       (one fresh JVM per (scenario, subject, JDK))",
+            "  --full               the default: five fresh JVMs per (scenario, subject), longer warm-up, every JDK",
             "  --short              also the short profile beside it: 3 warm-up operations, no wait for the compiler",
             "  --scenarios a,b      only these scenarios (see --list)",
             "  --subjects a,b       only these subjects (see --list)",
@@ -19,8 +23,8 @@ final class Options {
             "  --threads N          workers per pool (default: available processors); wide-pool scenarios use 8",
             "  --forks N            fresh JVMs per (scenario, subject), overriding the mode's",
             "  --jvms A,B           measure on each of these JDKs (java executables or JDK homes), in the same rounds;",
-            "                       default: this JVM's JDK and a JDK 25 when one is found (FORAGE_JDK25, a JDK home,",
-            "                       or the usual install folders)",
+            "                       default (but in the demo): this JVM's JDK and a JDK 25 when one is found",
+            "                       (FORAGE_JDK25, a JDK home, or the usual install folders)",
             "  --jvm PATH           measure on this one java executable or JDK home only",
             "  --jvm-args \"...\"     extra flags for the measuring JVMs",
             "  --max-interference P a run during which other processes used more than P % of one core (default 10)",
@@ -30,6 +34,9 @@ final class Options {
             "  --write-docs         also write the table and charts into docs/benchmarks.md (between its markers)",
             "                       and the whole report into results/compare.md beside it",
             "  --docs FILE          the results page to write (default: docs/benchmarks.md of this checkout)",
+            "  --charts-from DIR    measure nothing: draw the results page's charts again from the results files in",
+            "                       the docs folder DIR (results/compare.md, results/http-io.tsv, the native table)",
+            "  --charts a,b         with --charts-from: only these charts (compare, io, native)",
             "  --list               list scenarios and subjects, then exit",
             "  --help               this text");
 
@@ -51,6 +58,14 @@ final class Options {
     File docs;
     boolean list;
     boolean help;
+    /** With {@link Budget#QUICK}: today's whole quick run instead of the demo. */
+    boolean all;
+    /** The docs folder to draw the charts from, measuring nothing; null: measure. */
+    File chartsFrom;
+    /** Which charts {@link #chartsFrom} draws; empty: all. */
+    List<String> charts = new ArrayList<>();
+    private boolean scenariosGiven;
+    private boolean subjectsGiven;
 
     static Options parse(String[] args) {
         Options o = new Options();
@@ -69,7 +84,22 @@ final class Options {
                 case "--tiny":
                     o.budget = Budget.TINY;
                     break;
+                case "--all":
+                    o.all = true;
+                    break;
+                case "--charts-from":
+                    o.chartsFrom = new File(value(args, ++i, a));
+                    break;
+                case "--charts":
+                    for (String c : value(args, ++i, a).split(",")) {
+                        if (!List.of("compare", "io", "native").contains(c.trim())) {
+                            throw new IllegalArgumentException("unknown chart '" + c + "'; allowed: compare, io, native");
+                        }
+                        o.charts.add(c.trim());
+                    }
+                    break;
                 case "--scenarios": {
+                    o.scenariosGiven = true;
                     o.scenarios = new ArrayList<>();
                     for (String id : value(args, ++i, a).split(",")) {
                         o.scenarios.add(Scenarios.byId(id.trim()));
@@ -77,6 +107,7 @@ final class Options {
                     break;
                 }
                 case "--subjects": {
+                    o.subjectsGiven = true;
                     List<Subject> chosen = new ArrayList<>();
                     for (String id : value(args, ++i, a).split(",")) {
                         chosen.add(Subjects.byId(id.trim()));
@@ -87,6 +118,7 @@ final class Options {
                     break;
                 }
                 case "--strategies":
+                    o.subjectsGiven = true;
                     o.subjects = new ArrayList<>(Subjects.ALL);
                     break;
                 case "--threads":
@@ -139,7 +171,24 @@ final class Options {
                     throw new IllegalArgumentException("unknown option '" + a + "'\n" + USAGE);
             }
         }
+        if (o.isDemo()) {
+            // What the command line did not pick, the demo picks: its scenarios and subjects (its one JDK: Compare).
+            if (!o.scenariosGiven) {
+                o.scenarios = new ArrayList<>(Scenarios.DEMO);
+            }
+            if (!o.subjectsGiven) {
+                o.subjects = new ArrayList<>(Subjects.DEMO);
+            }
+        }
         return o;
+    }
+
+    /**
+     * The README's demo: the quick budget without {@code --all}. It measures on the runner's JDK alone (unless
+     * {@code --jvms} names others) and leaves the goals it cannot judge in about a minute unjudged.
+     */
+    boolean isDemo() {
+        return budget == Budget.QUICK && !all;
     }
 
     int forks() {

@@ -105,13 +105,22 @@ public final class Report {
         if (anyVerdict) {
             sb.append("\n**Against the anchors**\n\n");
             boolean severalJdks = jdks(profiles).size() > 1;
-            sb.append("Forage's goals against ForkJoinPool, commonPool, Dispatchers.Default and the fixed pool, judged "
-                    + "on the medians of this run. Each row: Forage's median, the reference's, their ratio (lower is "
-                    + "better), the ratio of Forage's slowest fork (its highest per-fork median against the "
-                    + "reference's median) and the limit the ratio must stay within; the best anchor is whichever of "
-                    + "those pools did best in that row. PASS: Forage met the goal in this run; MISS: it did not; "
-                    + "n/a: this run cannot tell; unreliable: other processes took CPU from a run the goal reads "
-                    + "(~ in the table), so this run cannot tell either.");
+            List<String> anchors = new ArrayList<>();
+            for (Subject s : subjects) {
+                if (!s.isForage()) {
+                    anchors.add(s.label());
+                }
+            }
+            sb.append("Forage's goals against ").append(anchors.isEmpty() ? "the anchors" : anchors.size() == 1
+                    ? anchors.get(0) : String.join(", ", anchors.subList(0, anchors.size() - 1)) + " and "
+                            + anchors.get(anchors.size() - 1))
+                    .append(", judged on the medians of this run. Each row: Forage's median, the reference's, their "
+                            + "ratio (lower is better), the ratio of Forage's slowest fork (its highest per-fork median "
+                            + "against the reference's median) and the limit the ratio must stay within; the best "
+                            + "anchor is whichever of those pools did best in that row. PASS: Forage met the goal in "
+                            + "this run; MISS: it did not; n/a: this run cannot tell; unreliable: other processes took "
+                            + "CPU from a run the goal reads (~ in the table), so this run cannot tell either; "
+                            + Targets.NOT_JUDGED + ": a minute of measuring cannot tell (the note says why).");
             if (severalJdks) {
                 sb.append(" Each JDK's goal is judged on its own table, in the columns headed by the JDK (ratio: "
                         + "Forage's slowest fork's in brackets). A goal is met only when it is met on every JDK (met "
@@ -359,7 +368,7 @@ public final class Report {
         sb.append(several ? "| --- | --- |" : "| --- |").append(" --- | --- | --- | --- | --- | --- |\n");
         for (Profile p : profiles) {
             for (Targets.Verdict v : p.verdicts) {
-                String result = v.verdict.equals("n/a") || v.verdict.equals(Targets.UNRELIABLE)
+                String result = !v.decided()
                         ? v.verdict + ": " + v.note : "**" + v.verdict + "**";
                 sb.append("| ").append(v.target).append(" | ");
                 if (several) {
@@ -438,7 +447,7 @@ public final class Report {
     }
 
     private static String result(Targets.Verdict v) {
-        return v.verdict.equals("n/a") || v.verdict.equals(Targets.UNRELIABLE) ? v.verdict + ": " + v.note
+        return !v.decided() ? v.verdict + ": " + v.note
                 : "**" + v.verdict + "**";
     }
 

@@ -23,6 +23,9 @@ public final class Subjects {
             Subject.of("default", "Dispatchers.Default", Kind.DEFAULT_DISPATCHER),
             Subject.of("fixed", "fixed pool", Kind.FIXED_POOL));
 
+    /** The demo's subjects (the README's command): Forage and the three anchors a newcomer would pick instead. */
+    public static final List<Subject> DEMO = List.of(DEFAULT.get(0), DEFAULT.get(1), DEFAULT.get(3), DEFAULT.get(4));
+
     /** Forage with each other sleep strategy (docs/sleep-strategies.md); added with {@code --strategies}. */
     public static final List<Subject> STRATEGIES = List.of(
             Subject.forage(Targets.PRE_RFC5_SUBJECT, "Forage (Rayon pre-RFC-5)",

@@ -21,6 +21,8 @@ public final class Targets {
 
     /** What a goal is judged when a run it reads was disturbed by other processes ({@link Interference}). */
     public static final String UNRELIABLE = "unreliable";
+    /** What the demo calls a goal it cannot judge in its minute of measuring ({@link #demo}). */
+    public static final String NOT_JUDGED = "not judged in the quick demo";
 
     /**
      * One judged target. {@code verdict} is PASS, MISS, n/a (not measurable in this run, see note) or
@@ -55,6 +57,11 @@ public final class Targets {
             this.limit = limit;
             this.verdict = verdict;
             this.note = note;
+        }
+
+        /** PASS or MISS: the run judged the goal (not n/a, unreliable or not judged). */
+        public boolean decided() {
+            return verdict.equals("PASS") || verdict.equals("MISS");
         }
     }
 
@@ -267,15 +274,36 @@ public final class Targets {
             case "MISS":
                 return "missed";
             default:
-                return verdict; // n/a, unreliable
+                return verdict; // n/a, unreliable, not judged in the quick demo
         }
     }
 
-    /** Every PASS and MISS among the verdicts as {@link #UNRELIABLE}, with the reason; n/a stays. */
+    /** Every PASS and MISS among the verdicts as {@link #UNRELIABLE}, with the reason; the others stay. */
     public static List<Verdict> unreliable(List<Verdict> verdicts, String note) {
         List<Verdict> out = new ArrayList<>();
         for (Verdict v : verdicts) {
-            out.add(v.verdict.equals("n/a") || v.verdict.equals(UNRELIABLE) ? v : unreliable(v, note));
+            out.add(v.decided() ? unreliable(v, note) : v);
+        }
+        return out;
+    }
+
+    /**
+     * The verdicts of the demo (the quick budget, one JVM per cell): a p99 goal is {@link #NOT_JUDGED}. Its
+     * percentile rests on the slowest hundredth of one JVM's samples, a handful, where one page fault or timer
+     * slip decides it; the full run judges it on the samples of five JVMs. Every other goal reads medians, which a
+     * minute of samples carries.
+     */
+    public static List<Verdict> demo(List<Verdict> verdicts, Budget budget) {
+        long samples = (long) budget.windows * budget.wakeupsPerWindow;
+        List<Verdict> out = new ArrayList<>();
+        for (Verdict v : verdicts) {
+            if (v.target.contains(" p99:") && !v.verdict.equals("n/a")) {
+                out.add(new Verdict(v.target, v.forage, v.reference, v.ratio, v.slowestForkRatio, v.limit, NOT_JUDGED,
+                        "a p99 of " + samples + " samples from one JVM is its " + samples / 100 + " slowest; --full "
+                                + "judges it on five JVMs"));
+            } else {
+                out.add(v);
+            }
         }
         return out;
     }

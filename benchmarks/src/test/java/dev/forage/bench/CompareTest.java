@@ -1,11 +1,14 @@
 package dev.forage.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.bench.scenario.Scenarios;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class CompareTest {
@@ -37,6 +40,56 @@ class CompareTest {
         assertEquals("short", cmd.get(cmd.size() - 1));
         assertEquals(List.of(Budget.QUICK, Budget.SHORT), Options.parse(new String[] {"--quick", "--short"}).profiles());
         assertEquals(List.of(Budget.QUICK), Options.parse(new String[] {"--quick"}).profiles());
+    }
+
+    /**
+     * The README's command (--quick) is the demo: Forage and the three anchors a user would pick, a few scenarios
+     * covering every group of the table; --all brings back the whole quick run, and what the command line picks
+     * stays picked.
+     */
+    @Test
+    void quickIsTheDemoAndAllIsTheWholeQuickRun() {
+        Options demo = Options.parse(new String[] {"--quick"});
+        assertTrue(demo.isDemo());
+        assertEquals(List.of("forage-jec", "forkjoin", "default", "fixed"),
+                demo.subjects.stream().map(Subject::id).toList());
+        List<Scenario.Group> groups = demo.scenarios.stream().map(Scenario::group).distinct().toList();
+        assertEquals(Set.of(Scenario.Group.values()), Set.copyOf(groups), "every group of the table");
+        assertTrue(demo.scenarios.size() < Scenarios.ALL.size(), demo.scenarios.toString());
+
+        Options all = Options.parse(new String[] {"--quick", "--all"});
+        assertFalse(all.isDemo());
+        assertEquals(Scenarios.ALL, all.scenarios);
+        assertEquals(Subjects.DEFAULT, all.subjects);
+        assertFalse(Options.parse(new String[] {"--full"}).isDemo());
+        assertFalse(Options.parse(new String[0]).isDemo(), "no option: the full run, as before");
+
+        Options picked = Options.parse(new String[] {"--quick", "--scenarios", "yield", "--subjects", "common"});
+        assertEquals(List.of("yield"), picked.scenarios.stream().map(Scenario::id).toList());
+        assertEquals(List.of("common"), picked.subjects.stream().map(Subject::id).toList());
+    }
+
+    /** The demo judges what a minute of medians can tell; a p99 from one JVM's few hundred wake-ups it cannot. */
+    @Test
+    void theDemoLeavesTheP99GoalsUnjudgedAndJudgesTheMedians() {
+        RunData d = new RunData();
+        for (String m : List.of("p50", "p99")) {
+            d.add(ResultLine.result("wakeup-outside", "forage-jec", 2, m, List.of(10.0)));
+            d.add(ResultLine.result("wakeup-outside", "forkjoin", 2, m, List.of(20.0)));
+        }
+        List<Subject> subjects = List.of(Subjects.byId("forage-jec"), Subjects.byId("forkjoin"));
+        List<Targets.Verdict> judged = Targets.demo(Targets.evaluate(d, List.of(Scenarios.byId("wakeup-outside")),
+                subjects), Budget.QUICK);
+        assertEquals(2, judged.size());
+        assertEquals("PASS", judged.get(0).verdict, judged.get(0).target);
+        assertTrue(judged.get(0).target.contains("p50"), judged.get(0).target);
+        assertEquals(Targets.NOT_JUDGED, judged.get(1).verdict, judged.get(1).target);
+        assertTrue(judged.get(1).note.contains("900 samples"), judged.get(1).note);
+        String md = Report.markdown(List.of(new Report.Profile("quick", d, judged)),
+                List.of(Scenarios.byId("wakeup-outside")), subjects, new Report.Header("c", "d", "b", "m", "j"),
+                List.of());
+        assertTrue(md.contains("| " + Targets.NOT_JUDGED + ": a p99"), md);
+        assertTrue(md.contains("Forage's goals against ForkJoinPool, judged"), "names the anchors run:\n" + md);
     }
 
     @Test

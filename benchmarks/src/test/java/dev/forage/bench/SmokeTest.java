@@ -144,10 +144,12 @@ class SmokeTest {
                     && !l.contains("not run")), row + " row in:\n" + md);
         }
         assertTrue(md.contains("**Against the anchors**"), md);
-        for (String png : new String[] {Compare.WAKEUP_PNG, Compare.LOWLOAD_PNG}) {
+        for (String png : new String[] {Charts.COMPUTE, Charts.LOWLOAD, Charts.WAKEUP}) {
             BufferedImage img = ImageIO.read(new File(out, png));
             assertNotNull(img, png);
-            assertTrue(img.getWidth() >= 600 && img.getHeight() >= 500, png + " " + img.getWidth() + "x" + img.getHeight());
+            assertEquals(Charts.WIDTH, img.getWidth(), png);
+            assertTrue(img.getHeight() > Charts.FRAME_HEIGHT, png + " " + img.getWidth() + "x" + img.getHeight());
+            assertTrue(md.contains("![" + png + "](" + png + ")"), "the report shows " + png + ":\n" + md);
         }
     }
 }

@@ -37,6 +37,17 @@ public final class Scenarios {
             new WakeupLatency(true),
             new PeriodicWakeup());
 
+    /**
+     * The demo's scenarios (the README's command, {@code --quick}): a row or two per group of the results table,
+     * about a minute of measuring for the four subjects of {@code Subjects.DEMO} on two cores.
+     */
+    public static final List<Scenario> DEMO = List.of(
+            byId("fib-join"),
+            byId("submit-1m"),
+            byId("lowload-1ms"),
+            byId("idle"),
+            byId("wakeup-outside"));
+
     public static Scenario byId(String id) {
         for (Scenario s : ALL) {
             if (s.id().equals(id)) {

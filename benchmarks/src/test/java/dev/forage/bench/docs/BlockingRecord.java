@@ -1,5 +1,6 @@
 package dev.forage.bench.docs;
 
+import dev.forage.bench.CompareRecord;
 import dev.forage.bench.Stats;
 import java.util.HashMap;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.forage.bench.docs;
 
+import dev.forage.bench.CompareRecord;
+import dev.forage.bench.IoRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

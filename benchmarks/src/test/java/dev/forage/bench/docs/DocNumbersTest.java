@@ -3,6 +3,8 @@ package dev.forage.bench.docs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.bench.CompareRecord;
+import dev.forage.bench.IoRecord;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

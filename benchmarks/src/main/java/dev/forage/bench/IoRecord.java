@@ -1,6 +1,5 @@
-package dev.forage.bench.docs;
+package dev.forage.bench;
 
-import dev.forage.bench.Stats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,9 +11,9 @@ import java.util.Map;
  * {@code WRITE_RESULTS=1}): every round of every backend. Medians over the rounds, ratios to the best Netty
  * transport, and the table the docs show are computed here, so the docs and the record cannot disagree.
  */
-final class IoRecord {
+public final class IoRecord {
     /** The columns of a round, as bench.sh writes them, and whether higher is better. */
-    enum Column {
+    public enum Column {
         SAT_RPS("sat_rps", true),
         MOD_P50_US("mod_p50_us", false),
         MOD_P99_US("mod_p99_us", false),
@@ -23,15 +22,15 @@ final class IoRecord {
         LOW_RPS("low_rps", true),
         MIX_P99_US("mix_p99_us", false);
 
-        final String id;
-        final boolean higherIsBetter;
+        public final String id;
+        public final boolean higherIsBetter;
 
         Column(String id, boolean higherIsBetter) {
             this.id = id;
             this.higherIsBetter = higherIsBetter;
         }
 
-        static Column of(String id) {
+        public static Column of(String id) {
             for (Column c : values()) {
                 if (c.id.equals(id)) {
                     return c;
@@ -42,13 +41,13 @@ final class IoRecord {
         }
     }
 
-    static final List<String> NETTY = List.of("netty-epoll", "netty-nio");
+    public static final List<String> NETTY = List.of("netty-epoll", "netty-nio");
 
     private final Map<String, String> header = new LinkedHashMap<>();
     /** Per backend (in the order of the first round), per column, the rounds' values. */
     private final Map<String, Map<Column, List<Double>>> rounds = new LinkedHashMap<>();
 
-    static IoRecord parse(String tsv) {
+    public static IoRecord parse(String tsv) {
         IoRecord r = new IoRecord();
         List<String> columns = null;
         for (String line : tsv.split("\n")) {
@@ -77,7 +76,7 @@ final class IoRecord {
         return r;
     }
 
-    String header(String key) {
+    public String header(String key) {
         String v = header.get(key);
         if (v == null) {
             throw new IllegalArgumentException("the IO record lacks its " + key + " line");
@@ -85,7 +84,7 @@ final class IoRecord {
         return v;
     }
 
-    double median(String backend, Column c) {
+    public double median(String backend, Column c) {
         Map<Column, List<Double>> b = rounds.get(backend);
         if (b == null) {
             throw new IllegalArgumentException("no backend " + backend + " in the IO record; it has " + rounds.keySet());
@@ -94,7 +93,7 @@ final class IoRecord {
     }
 
     /** The Netty transport with the better median in this column. */
-    String bestNetty(Column c) {
+    public String bestNetty(Column c) {
         String best = null;
         for (String n : NETTY) {
             if (rounds.containsKey(n) && (best == null || (c.higherIsBetter
@@ -112,7 +111,7 @@ final class IoRecord {
      * The value a key names: {@code median}, {@code /best-netty} (the ratio to the better Netty transport of the
      * column) or {@code /BACKEND}.
      */
-    String value(String backend, String column, String field) {
+    public String value(String backend, String column, String field) {
         Column c = Column.of(column);
         if (field.equals("median")) {
             return whole(median(backend, c));
@@ -129,7 +128,7 @@ final class IoRecord {
     }
 
     /** The table the docs show: medians per backend, then each backend's ratios to the best Netty transport. */
-    String table() {
+    public String table() {
         String f = "forage-io";
         StringBuilder sb = new StringBuilder();
         sb.append("| backend | requests/s at saturation | p50 at ~").append(whole(median(f, Column.MOD_RPS)))

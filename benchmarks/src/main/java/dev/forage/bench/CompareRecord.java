@@ -1,12 +1,9 @@
-package dev.forage.bench.docs;
+package dev.forage.bench;
 
-import dev.forage.bench.Metric;
-import dev.forage.bench.Scenario;
-import dev.forage.bench.Stats;
-import dev.forage.bench.Subject;
-import dev.forage.bench.Subjects;
 import dev.forage.bench.scenario.Scenarios;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -19,29 +16,56 @@ import java.util.regex.Pattern;
  * ({@code full@25}), and a profile without one reads the record's first table (JDK 17 in a two-JDK run, the only
  * table in a run on one JDK).
  */
-final class CompareRecord {
-    /** One printed cell: the median, the spread across forks, the ratio to the row's best anchor. */
-    static final class Cell {
-        final String median;
-        final String min;
-        final String max;
-        final String ratio;
+public final class CompareRecord {
+    /**
+     * One printed cell: the median, the spread across forks, the ratio to the row's best anchor, and whether other
+     * processes disturbed its runs (~): such a cell is in its {@link Row} but cannot be quoted.
+     */
+    public static final class Cell {
+        public final String median;
+        public final String min;
+        public final String max;
+        public final String ratio;
+        public final boolean disturbed;
 
-        Cell(String median, String min, String max, String ratio) {
+        Cell(String median, String min, String max, String ratio, boolean disturbed) {
             this.median = median;
             this.min = min;
             this.max = max;
             this.ratio = ratio;
+            this.disturbed = disturbed;
         }
     }
 
-    /** {@code **2.25** (2.13–2.81) ×0.850}, the bold and the ratio optional. */
+    /** {@code **2.25** (2.13–2.81) ×0.850}, the disturbance mark ~, the bold and the ratio optional. */
     private static final Pattern CELL = Pattern.compile(
-            "\\**([0-9.]+)\\** \\(([0-9.]+)–([0-9.]+)\\)(?: ×([0-9.]+))?");
+            "(~)?\\**([0-9.]+)\\** \\(([0-9.]+)–([0-9.]+)\\)(?: ×([0-9.]+))?");
 
     private static final Pattern JDK_HEADING = Pattern.compile("^\\*\\*JDK ([0-9]+)\\*\\*$");
 
+    /**
+     * One row of a results table, in the order printed: its JDK ("" in a run on one JDK), scenario, profile ("" in
+     * a run of one profile) and metric, and the cells that hold a number, by subject: a failed cell or – holds
+     * none, one marked ~ holds its number, which no quote reads.
+     */
+    public static final class Row {
+        public final String jdk;
+        public final Scenario scenario;
+        public final String profile;
+        public final Metric metric;
+        public final Map<Subject, Cell> cells;
+
+        Row(String jdk, Scenario scenario, String profile, Metric metric, Map<Subject, Cell> cells) {
+            this.jdk = jdk;
+            this.scenario = scenario;
+            this.profile = profile;
+            this.metric = metric;
+            this.cells = cells;
+        }
+    }
+
     private final Map<String, Cell> cells = new HashMap<>();
+    private final List<Row> rows = new ArrayList<>();
     private final String header;
     /** The JDK of the first table ("" when it has no heading): what a quote without @JDK reads. */
     private String firstJdk;
@@ -59,12 +83,13 @@ final class CompareRecord {
         return profile.contains("@") || firstJdk.isEmpty() ? profile : profile + "@" + firstJdk;
     }
 
-    static CompareRecord parse(String markdown) {
+    public static CompareRecord parse(String markdown) {
         String[] lines = markdown.split("\n");
         List<Subject> columns = null;
         StringBuilder header = new StringBuilder();
         CompareRecord record = null;
         String jdk = "";
+        int first = 3; // the first subject's column
         for (String line : lines) {
             Matcher heading = JDK_HEADING.matcher(line.trim());
             if (heading.matches()) {
@@ -74,10 +99,12 @@ final class CompareRecord {
             if (line.startsWith("Command: ") || line.startsWith("Date: ") || line.startsWith("Machine: ")) {
                 header.append(line.trim()).append('\n');
             }
-            if (line.startsWith("| scenario | profile | metric |")) {
+            if (line.startsWith("| scenario | profile | metric |") || line.startsWith("| scenario | metric |")) {
+                // A run of one profile prints no profile column: its rows read as profile "".
+                first = line.startsWith("| scenario | profile |") ? 3 : 2;
                 columns = new java.util.ArrayList<>();
                 String[] h = split(line);
-                for (int i = 3; i < h.length; i++) {
+                for (int i = first; i < h.length; i++) {
                     columns.add(subjectByLabel(h[i]));
                 }
                 if (record == null) {
@@ -94,27 +121,40 @@ final class CompareRecord {
             }
             String[] c = split(line);
             Scenario sc = scenarioByTitle(c[0]);
-            Metric m = metricByLabel(sc, c[2]);
+            String profile = first == 3 ? c[1] : "";
+            Metric m = metricByLabel(sc, c[first - 1]);
+            Map<Subject, Cell> row = new LinkedHashMap<>();
             for (int i = 0; i < columns.size(); i++) {
-                Matcher x = CELL.matcher(c[3 + i]);
+                Matcher x = CELL.matcher(c[first + i]);
                 if (x.matches()) {
-                    record.cells.put(key(sc.id(), jdk.isEmpty() ? c[1] : c[1] + "@" + jdk, m.id(), columns.get(i).id()),
-                            new Cell(x.group(1), x.group(2), x.group(3), x.group(4)));
+                    Cell cell = new Cell(x.group(2), x.group(3), x.group(4), x.group(5), x.group(1) != null);
+                    if (!cell.disturbed) {
+                        // A marked cell's numbers are partly other processes': no quote may read it.
+                        record.cells.put(key(sc.id(), jdk.isEmpty() ? profile : profile + "@" + jdk, m.id(),
+                                columns.get(i).id()), cell);
+                    }
+                    row.put(columns.get(i), cell);
                 }
             }
+            record.rows.add(new Row(jdk, sc, profile, m, row));
         }
-        if (record == null || record.cells.isEmpty()) {
+        if (record == null || record.rows.isEmpty()) {
             throw new IllegalArgumentException("no results table (| scenario | profile | metric | ...) in the record");
         }
         return record;
     }
 
+    /** Every row of every table, in the order printed (JDK by JDK). */
+    public List<Row> rows() {
+        return rows;
+    }
+
     /** The record's Command, Date and Machine lines. */
-    String header() {
+    public String header() {
         return header;
     }
 
-    Cell cell(String scenario, String profile, String metric, String subject) {
+    public Cell cell(String scenario, String profile, String metric, String subject) {
         Cell c = cells.get(key(scenario, qualified(profile), metric, subject));
         if (c == null) {
             throw new IllegalArgumentException("the record has no cell for " + key(scenario, profile, metric, subject)
@@ -128,7 +168,7 @@ final class CompareRecord {
      * The value a key names. {@code field}: median, min, max, ratio (to the row's best anchor, as printed), or
      * {@code /SUBJECT}: the ratio of the two printed medians.
      */
-    String value(String scenario, String profile, String metric, String subject, String field) {
+    public String value(String scenario, String profile, String metric, String subject, String field) {
         Cell c = cell(scenario, profile, metric, subject);
         switch (field) {
             case "median":
@@ -151,7 +191,7 @@ final class CompareRecord {
         }
     }
 
-    static String[] split(String row) {
+    public static String[] split(String row) {
         String inner = row.trim();
         inner = inner.substring(1, inner.length() - 1);
         String[] parts = inner.split("\\|");
