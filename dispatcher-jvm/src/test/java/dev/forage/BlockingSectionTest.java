@@ -299,7 +299,7 @@ class BlockingSectionTest {
             assertTrue(view.getMessage().contains("at least 1"), view.getMessage());
             RejectedExecutionException none = assertThrows(RejectedExecutionException.class,
                     () -> pool.blockingExecutor().execute(() -> { }));
-            assertTrue(none.getMessage().contains("maxBlockingThreads(0)"), none.getMessage());
+            assertTrue(none.getMessage().contains("maxBlockingThreads 0"), none.getMessage());
             assertThrows(NullPointerException.class, () -> pool.blockingExecutor().execute(null));
         }
     }

@@ -50,7 +50,10 @@ public class ForageBlockingDispatcher internal constructor(
     /** `Dispatchers.ForageBlocking`: a dispatch from a worker of another pool uses that pool's blocking executor. */
     private val followsCaller: Boolean = false,
 ) : CoroutineDispatcher(), Delay by parent {
-    /** The pool whose threads run the blocking calls. For example `blocking.pool.statistics().blockedWorkers()`. */
+    /**
+     * The pool whose threads run the blocking calls (for `Dispatchers.ForageBlocking`, the common pool: a call from
+     * a worker of another pool runs on that pool). For example `blocking.pool.statistics().blockedWorkers()`.
+     */
     public val pool: ForagePool
         get() = parent.pool
 
@@ -74,7 +77,8 @@ public class ForageBlockingDispatcher internal constructor(
                 executor.execute(block)
             }
         } catch (e: RejectedExecutionException) {
-            ClosedPool.redirect(pool, context, block, e)
+            val refusal = if (parallelism == 0) "pool ${pool.name()} has maxBlockingThreads = 0" else null
+            ClosedPool.redirect(pool, context, block, e, refusal)
         }
     }
 

@@ -206,18 +206,20 @@ class BlockingDispatcherSpec : FunSpec({
     }
 
     test("Dispatchers.ForageBlocking on a worker of a private pool blocks on that pool: no hop to the common pool") {
-        // One worker: the block can only run on it (no other worker can take it from its deque), and the old route
-        // through the common pool would run it on a forage-common thread every time.
+        // One worker, and each call waits until the stand-in of the call before has stopped running jobs: the
+        // coroutine starts on the worker, and the block can only run on it (no other thread takes it from its
+        // deque). The old route through the common pool ran it on a forage-common thread every time.
         blockingTestDispatcher(1, "follows-caller").use { d ->
             withWatchdog {
                 val commonSections = ForagePool.commonPool().statistics().blockingSections()
                 repeat(5) { call ->
+                    pollUntil("no stand-in runs jobs") { d.pool.statistics().compensatingThreads() == 0 }
                     withContext(d) {
                         val before = Thread.currentThread()
                         val inside = withContext(Dispatchers.ForageBlocking) {
                             Thread.currentThread() to ForagePool.current()
                         }
-                        withClue("call $call: $inside") {
+                        withClue("call $call: before on $before, inside $inside") {
                             inside.first shouldBe before
                             inside.second shouldBe d.pool
                         }
