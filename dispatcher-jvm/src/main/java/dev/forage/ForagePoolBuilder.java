@@ -409,7 +409,7 @@ public final class ForagePoolBuilder {
                     + "allowed: ioWorkers() with threads(n), n >= 1");
         }
         if (settings.ioWorkers && settings.sleepProtocol != SleepProtocol.JEC) {
-            throw new IllegalArgumentException("ioWorkers needs sleepProtocol JEC (the default), was "
+            throw new IllegalArgumentException("ioWorkers needs SleepProtocol.JEC (the default), was "
                     + settings.sleepProtocol + ": the baselines sleep on their own lock, not in a selector");
         }
         settings.tuning.checked();

@@ -1,9 +1,9 @@
 package dev.forage;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.testing.LongNamedTask;
 import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,54 +20,20 @@ import org.junit.jupiter.api.function.Executable;
  */
 @Watchdog.Budget(seconds = 120)
 class RefusalMessagesTest {
-    /** The most characters any refusal or bad-input message of the pool may have. */
-    static final int MAX_MESSAGE = 300;
-    static final String MARK = "LONG-NAMED-JOB";
-
-    /** A job that prints its whole payload. */
-    static final class LongNamed implements Runnable {
-        @Override
-        public void run() {
-        }
-
-        @Override
-        public String toString() {
-            StringBuilder b = new StringBuilder(MARK);
-            for (int i = 0; i < 5000; i++) {
-                b.append('x');
-            }
-            return b.toString();
-        }
-    }
-
-    static int occurrences(String text, String part) {
-        int n = 0;
-        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
-            n++;
-        }
-        return n;
-    }
-
-    /** Short, and names the long-named job exactly once. */
-    static void assertNamesTheJobOnce(Throwable e) {
-        String m = e.getMessage();
-        assertTrue(m.length() <= MAX_MESSAGE, () -> m.length() + " characters: " + m);
-        assertEquals(1, occurrences(m, MARK), m);
-    }
-
     @Test
     void aRefusalAfterShutdownNamesTheJobOnceAndBriefly() {
         ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build();
         pool.close();
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
-                () -> pool.execute(new LongNamed()));
-        assertNamesTheJobOnce(e);
-        assertTrue(e.getMessage().startsWith("pool " + pool.name() + " is shut down, rejected " + MARK), e::getMessage);
+                () -> pool.execute(new LongNamedTask()));
+        LongNamedTask.assertNamesItOnce(e);
+        assertTrue(e.getMessage().startsWith("pool " + pool.name() + " is shut down, rejected " + LongNamedTask.MARK),
+                e::getMessage);
         assertTrue(e.getMessage().contains("..."), "the name is cut: " + e.getMessage());
-        assertNamesTheJobOnce(assertThrows(RejectedExecutionException.class,
-                () -> pool.blockingExecutor().execute(new LongNamed())));
-        assertNamesTheJobOnce(assertThrows(RejectedExecutionException.class,
-                () -> pool.executeFair(new LongNamed())));
+        LongNamedTask.assertNamesItOnce(assertThrows(RejectedExecutionException.class,
+                () -> pool.blockingExecutor().execute(new LongNamedTask())));
+        LongNamedTask.assertNamesItOnce(assertThrows(RejectedExecutionException.class,
+                () -> pool.executeFair(new LongNamedTask())));
     }
 
     @Test
@@ -83,9 +49,9 @@ class RefusalMessagesTest {
             held.await();
             pool.execute(() -> { }); // the queue's one place
             RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
-                    () -> pool.execute(new LongNamed()));
+                    () -> pool.execute(new LongNamedTask()));
             hold.countDown();
-            assertNamesTheJobOnce(e);
+            LongNamedTask.assertNamesItOnce(e);
             assertTrue(e.getMessage().contains("queue capacity exceeded (the injector holds 1 jobs)"), e::getMessage);
             assertTrue(e.getMessage().contains("allowed: "), e::getMessage);
         }
@@ -137,17 +103,15 @@ class RefusalMessagesTest {
             calls.add(() -> io.setParallelism(1));
             calls.add(() -> single.setParallelism(1));
             calls.add(() -> pool.runPending());
-            calls.add(() -> none.blockingExecutor().execute(new LongNamed()));
+            calls.add(() -> none.blockingExecutor().execute(new LongNamedTask()));
             calls.add(() -> pool.statistics().jobsRun(7));
             for (Executable call : calls) {
-                Throwable e = assertThrows(RuntimeException.class, call);
-                String m = e.getMessage();
-                assertTrue(m != null && m.length() <= MAX_MESSAGE, () -> e + " (" + m.length() + " characters)");
+                LongNamedTask.assertShort(assertThrows(RuntimeException.class, call));
             }
             ForagePool shut = ForagePool.builder().threads(1).name(Pools.uniqueName()).build();
             shut.close();
             String m = assertThrows(IllegalStateException.class, () -> shut.setParallelism(1)).getMessage();
-            assertTrue(m.length() <= MAX_MESSAGE && m.contains("allowed: "), m);
+            assertTrue(m.length() <= LongNamedTask.MAX_MESSAGE && m.contains("allowed: "), m);
         }
     }
 }

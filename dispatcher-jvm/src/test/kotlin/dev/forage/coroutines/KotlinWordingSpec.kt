@@ -46,7 +46,7 @@ class KotlinWordingSpec : FunSpec({
         }.message.shouldBeInKotlinWords("with ioWorkers", "allowed: ")
         shouldThrow<IllegalArgumentException> {
             forageDispatcher { ioWorkers = true; sleepProtocol = SleepProtocol.EMPER }
-        }.message.shouldBeInKotlinWords("ioWorkers needs sleepProtocol JEC", "EMPER")
+        }.message.shouldBeInKotlinWords("ioWorkers needs SleepProtocol.JEC", "EMPER")
     }
 
     test("a Duration the DSL refuses is quoted as Kotlin prints it") {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.ForagePool;
 import dev.forage.QueueFullPolicy;
+import dev.forage.testing.LongNamedTask;
 import dev.forage.testing.Watchdog;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -38,8 +39,8 @@ class QueueFullFacadeTest {
             assertFalse(e.getMessage().contains("shut down"), e.getMessage());
             // The task is named once, briefly: the pool's message, which names it too, is the cause, not quoted.
             RejectedExecutionException named = assertThrows(RejectedExecutionException.class,
-                    () -> executor.execute(new RefusalMessagesTest.LongNamed()));
-            RefusalMessagesTest.assertNamesTheTaskOnce(named);
+                    () -> executor.execute(new LongNamedTask()));
+            LongNamedTask.assertNamesItOnce(named);
             assertTrue(named.getMessage().startsWith("the " + kind.who.replace("kinds", pool.name()) + " rejected "),
                     named.getMessage());
             assertFalse(executor.isShutdown());

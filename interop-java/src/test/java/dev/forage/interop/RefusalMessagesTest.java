@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.ForagePool;
+import dev.forage.testing.LongNamedTask;
 import dev.forage.testing.Watchdog;
 import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
@@ -21,49 +22,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @ExtendWith(Watchdog.class)
 class RefusalMessagesTest {
-    static final int MAX_MESSAGE = 300;
-    static final String MARK = "LONG-NAMED-TASK";
-
-    /** A task that prints its whole payload. */
-    static final class LongNamed implements Runnable, Callable<String> {
-        @Override
-        public void run() {
-        }
-
-        @Override
-        public String call() {
-            return "called";
-        }
-
-        @Override
-        public String toString() {
-            StringBuilder b = new StringBuilder(MARK);
-            for (int i = 0; i < 5000; i++) {
-                b.append('x');
-            }
-            return b.toString();
-        }
-    }
-
-    static int occurrences(String text, String part) {
-        int n = 0;
-        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + 1)) {
-            n++;
-        }
-        return n;
-    }
-
-    static void assertShort(Throwable e) {
-        String m = e.getMessage();
-        assertTrue(m.length() <= MAX_MESSAGE, () -> m.length() + " characters: " + m);
-    }
-
-    /** Short, and names the long-named task exactly once. */
-    static void assertNamesTheTaskOnce(Throwable e) {
-        assertShort(e);
-        assertEquals(1, occurrences(e.getMessage(), MARK), e.getMessage());
-    }
-
     @ParameterizedTest
     @EnumSource(ExecutorKindsTest.Kind.class)
     void afterShutdownEveryRefusalNamesTheTaskOnce(ExecutorKindsTest.Kind kind) throws Exception {
@@ -72,16 +30,16 @@ class RefusalMessagesTest {
         executor.shutdown();
         try {
             RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
-                    () -> executor.execute(new LongNamed()));
-            assertNamesTheTaskOnce(e);
+                    () -> executor.execute(new LongNamedTask()));
+            LongNamedTask.assertNamesItOnce(e);
             assertTrue(e.getMessage().contains("is shut down") && e.getMessage().contains("allowed: "),
                     e.getMessage());
-            e = assertThrows(RejectedExecutionException.class, () -> executor.submit((Runnable) new LongNamed()));
-            assertShort(e);
-            assertEquals(1, occurrences(e.getMessage(), LongNamed.class.getName()), e.getMessage());
+            e = assertThrows(RejectedExecutionException.class, () -> executor.submit((Runnable) new LongNamedTask()));
+            LongNamedTask.assertShort(e);
+            assertEquals(1, LongNamedTask.occurrences(e.getMessage(), LongNamedTask.class.getName()), e.getMessage());
             e = assertThrows(RejectedExecutionException.class,
-                    () -> executor.schedule((Callable<String>) new LongNamed(), 1, TimeUnit.SECONDS));
-            assertShort(e);
+                    () -> executor.schedule((Callable<String>) new LongNamedTask(), 1, TimeUnit.SECONDS));
+            LongNamedTask.assertShort(e);
         } finally {
             pool.close();
         }
@@ -93,8 +51,8 @@ class RefusalMessagesTest {
         ForageExecutorService view = ForageExecutorService.viewOf(pool);
         pool.close();
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
-                () -> view.execute(new LongNamed()));
-        assertNamesTheTaskOnce(e);
+                () -> view.execute(new LongNamedTask()));
+        LongNamedTask.assertNamesItOnce(e);
         assertTrue(e.getMessage().contains("pool refusals-view-pool"), e.getMessage());
     }
 
@@ -103,11 +61,11 @@ class RefusalMessagesTest {
         ForagePool pool = ForagePool.builder().threads(1).name("refusals-args").build();
         ForageExecutorService executor = ForageExecutorService.owning(pool);
         try {
-            assertShort(assertThrows(IllegalArgumentException.class,
+            LongNamedTask.assertShort(assertThrows(IllegalArgumentException.class,
                     () -> executor.invokeAny(java.util.Collections.<Callable<String>>emptyList())));
-            assertShort(assertThrows(IllegalArgumentException.class,
+            LongNamedTask.assertShort(assertThrows(IllegalArgumentException.class,
                     () -> executor.scheduleAtFixedRate(() -> { }, 0, 0, TimeUnit.SECONDS)));
-            assertShort(assertThrows(IllegalArgumentException.class,
+            LongNamedTask.assertShort(assertThrows(IllegalArgumentException.class,
                     () -> ForageExecutorService.owning(ForagePool.commonPool())));
         } finally {
             executor.shutdown();
