@@ -60,8 +60,8 @@ final class BlockingExecutor implements Executor {
                     + "task to run");
         }
         if (parallelism == 0) {
-            throw new RejectedExecutionException("pool " + registry.name + " has maxBlockingThreads(0): its "
-                    + "blocking executor takes no tasks; build the pool with maxBlockingThreads(n), n >= 1");
+            throw new RejectedExecutionException("pool " + registry.name + " has maxBlockingThreads 0, rejected "
+                    + TaskName.brief(task) + "; allowed: a pool built with maxBlockingThreads of 1 or more");
         }
         if (lifecycle.isShutdown()) {
             // As for execute: submissions stop at shutdown, from the pool's own workers too, even while drainers

@@ -54,9 +54,8 @@ final class CallerRunner implements Runner, PendingJobs {
     /** No threads, so no parallelism to change: the pool's jobs run on the threads that wait in it. */
     @Override
     public int setParallelism(int parallelism) {
-        throw new UnsupportedOperationException("setParallelism: pool " + registry.name + " is single-threaded "
-                + "(singleThreaded()): its jobs run on the threads that wait in it, so it has no worker threads to "
-                + "add or remove; for a pool that resizes, build it with threads(n) and maxParallelism(max)");
+        throw new UnsupportedOperationException("setParallelism: pool " + registry.name + " is single-threaded, "
+                + "with no worker threads to add or remove; allowed: resizing a pool with threads");
     }
 
     @Override

@@ -15,9 +15,8 @@ final class CommonPool {
     /** {@link ForagePool#setParallelism} on the common pool: refused if the system property set its size. */
     static void checkResizable() {
         if (PRESET != null) {
-            throw new UnsupportedOperationException("setParallelism: the common pool's parallelism was set by the "
-                    + "system property forage.common.parallelism=" + PRESET + ", which code does not override (as "
-                    + "ForkJoinPool's common pool); use a pool of your own to resize");
+            throw new UnsupportedOperationException("setParallelism: the common pool's size was fixed by the "
+                    + "system property forage.common.parallelism=" + PRESET + "; allowed: resizing a private pool");
         }
     }
 

@@ -440,9 +440,8 @@ public final class ForagePool implements Executor, AutoCloseable {
 
     private void checkNotCommon(String operation) {
         if (common) {
-            throw new UnsupportedOperationException(operation + " is not allowed on the common pool "
-                    + "(ForagePool.commonPool() lives as long as the JVM); build a private pool with "
-                    + "ForagePool.builder() if you need to shut one down");
+            throw new UnsupportedOperationException(operation + ": the common pool lives as long as the JVM; "
+                    + "allowed: shutting down a private pool (ForagePool.builder(), Kotlin: forageDispatcher { })");
         }
     }
 

@@ -409,9 +409,8 @@ public final class ForagePoolBuilder {
                     + "allowed: ioWorkers() with threads(n), n >= 1");
         }
         if (settings.ioWorkers && settings.sleepProtocol != SleepProtocol.JEC) {
-            throw new IllegalArgumentException("ioWorkers() sleeps through SleepProtocol.JEC, the default protocol; "
-                    + settings.sleepProtocol + " is a comparison baseline that blocks on its own lock, not in a "
-                    + "selector");
+            throw new IllegalArgumentException("ioWorkers needs SleepProtocol.JEC (the default), was "
+                    + settings.sleepProtocol + ": the baselines sleep on their own lock, not in a selector");
         }
         settings.tuning.checked();
         settings.sleepFactory = SleepProtocols.factory(settings.sleepProtocol, settings.spinForWorkNanos);

@@ -146,8 +146,8 @@ final class Lifecycle {
 
     /** The exception every face throws for a submission after shutdown. */
     RejectedExecutionException rejected(Object job) {
-        return new RejectedExecutionException("pool " + poolName + " is shut down and accepts no new jobs (rejected "
-                + job + "); submit before shutdown()/close(), or to a pool that is running");
+        return new RejectedExecutionException("pool " + poolName + " is shut down, rejected " + TaskName.brief(job)
+                + "; allowed: jobs submitted before shutdown or close");
     }
 
     /** "running", "shut down" or "terminated". */

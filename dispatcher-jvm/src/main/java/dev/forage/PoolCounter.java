@@ -3,7 +3,8 @@ package dev.forage;
 /**
  * The events a pool counts, one counter per worker each (written only by that worker, summed on demand in a
  * {@link PoolStatistics} snapshot). This enum is the one list of them: the counters, the snapshot and its
- * {@code toString} all follow it.
+ * {@code toString} all follow it. Each constant has a getter on {@link PoolStatistics} named as its {@link #key()}
+ * ({@code STEALS}: {@code steals()}); {@link PoolStatistics#count(PoolCounter)} reads the same values by constant.
  *
  * <pre>{@code
  * PoolStatistics s = pool.statistics();

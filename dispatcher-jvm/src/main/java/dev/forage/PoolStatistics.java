@@ -9,7 +9,11 @@ import java.util.Arrays;
  *
  * <p>Two kinds of numbers:
  * <ul>
- *   <li><b>JecCounters</b>, one per {@link PoolCounter}, only ever grow: {@link #count}, {@link #jobsRun()}, ...</li>
+ *   <li><b>Counters</b>, one per {@link PoolCounter}, only ever grow. Each has a getter named as the counter's
+ *       {@linkplain PoolCounter#key() key} ({@link PoolCounter#STEALS} is {@link #steals()},
+ *       {@link PoolCounter#BLOCKING_SECTIONS} is {@link #blockingSections()}): read a counter by its getter.
+ *       {@link #count(PoolCounter)} returns the same values by constant, for code that goes through all of them
+ *       (a metrics binder, a dump): {@code s.count(PoolCounter.STEALS) == s.steals()}.</li>
  *   <li><b>Gauges</b>, read when the snapshot is taken: workers {@linkplain #sleepingWorkers() sleeping} and
  *       {@linkplain #idleWorkers() idle}, jobs queued in each worker's deque ({@link #queuedJobs(int)}) and in the
  *       injector ({@link #injectorQueuedJobs()}), and busy time ({@link #busyNanos()}), which grows like a
@@ -116,7 +120,11 @@ public final class PoolStatistics {
         return queueWait;
     }
 
-    /** The value of {@code counter}, summed over the workers. */
+    /**
+     * The value of {@code counter}, summed over the workers: the same number as the counter's own getter
+     * ({@code count(PoolCounter.STEALS) == steals()}), by constant, for code that iterates
+     * {@link PoolCounter#values()}.
+     */
     public long count(PoolCounter counter) {
         if (counter == null) {
             throw new NullPointerException("PoolStatistics.count: counter must not be null; see PoolCounter.values()");
@@ -171,6 +179,21 @@ public final class PoolStatistics {
     /** {@link PoolCounter#NAPS}. */
     public long naps() {
         return count(PoolCounter.NAPS);
+    }
+
+    /** {@link PoolCounter#BLOCKING_SECTIONS}. */
+    public long blockingSections() {
+        return count(PoolCounter.BLOCKING_SECTIONS);
+    }
+
+    /** {@link PoolCounter#COMPENSATIONS}. */
+    public long compensations() {
+        return count(PoolCounter.COMPENSATIONS);
+    }
+
+    /** {@link PoolCounter#IO_TAKEOVERS}. */
+    public long ioTakeovers() {
+        return count(PoolCounter.IO_TAKEOVERS);
     }
 
     /** Workers counted as sleeping when the snapshot was taken. */

@@ -36,12 +36,15 @@ final class QueueBound {
         return jobs;
     }
 
-    /** The exception for a submission that a full queue refused ({@code ForkJoinPool}: "Queue capacity exceeded"). */
+    /**
+     * The exception for a submission that a full queue refused ({@code ForkJoinPool}: "Queue capacity exceeded"):
+     * the queue and its bound, the job named once ({@link TaskName#brief}), and the two ways out. Worded for every
+     * face: the setting names ({@code queueCapacity}, {@code whenQueueFull}) are the same in the Java builder and
+     * the Kotlin DSL.
+     */
     static RejectedExecutionException full(String pool, Object job, String queue, long capacity) {
         return new RejectedExecutionException("pool " + pool + ": queue capacity exceeded (" + queue + " holds "
-                + capacity + " jobs); rejected " + job + ". Jobs are submitted faster than the pool runs them: "
-                + "bound the producer (wait for what it submitted, a semaphore, a limitedParallelism view), or "
-                + "build the pool with whenQueueFull(QueueFullPolicy.CALLER_RUNS) so that outside submitters run "
-                + "their own jobs while the queue is full");
+                + capacity + " jobs), rejected " + TaskName.brief(job) + "; allowed: a producer that waits for "
+                + "its jobs, or whenQueueFull CALLER_RUNS");
     }
 }

@@ -104,9 +104,10 @@ final class Resize {
                     + "); allowed: from the thread count to " + JecCounters.THREADS_MAX);
         }
         if (settings.ioWorkers && max > settings.threads) {
+            // Worded for both builders: the Java methods and the Kotlin DSL's properties share these names.
             throw new IllegalArgumentException("maxParallelism (" + max + ") above threads (" + settings.threads
-                    + ") with ioWorkers(): each IO worker owns a selector and its channels, so an IO pool keeps "
-                    + "its thread count; allowed: maxParallelism equal to threads, or no ioWorkers()");
+                    + ") with ioWorkers: an IO worker owns its selector's channels; allowed: maxParallelism equal "
+                    + "to threads, or no ioWorkers");
         }
         return max;
     }
@@ -133,19 +134,19 @@ final class Resize {
      */
     synchronized int set(int target) {
         if (ioWorkers) {
-            throw new UnsupportedOperationException("setParallelism: pool " + pool.name() + " has IO workers "
-                    + "(ioWorkers()): each owns a selector and the channels registered with it, so its parallelism "
-                    + "stays the thread count it was built with");
+            throw new UnsupportedOperationException("setParallelism: pool " + pool.name() + " has ioWorkers, "
+                    + "each owning its selector's channels; allowed: resizing a pool without ioWorkers");
         }
         int max = stops.length();
         if (target < 1 || target > max) {
+            // The setting's name only, not a builder's call: Java (maxParallelism(n)) and Kotlin
+            // (forageDispatcher { maxParallelism = n }) both set it under that name.
             throw new IllegalArgumentException("setParallelism: parallelism must be between 1 and " + max
-                    + " (the maxParallelism pool " + pool.name() + " was built with; ForagePoolBuilder"
-                    + ".maxParallelism(n) makes room for more), was " + target);
+                    + " (pool " + pool.name() + "'s maxParallelism, set when it is built), was " + target);
         }
         if (pool.isShutdown()) {
-            throw new IllegalStateException("setParallelism: pool " + pool.name() + " is shut down; only a "
-                    + "running pool's parallelism can change");
+            throw new IllegalStateException("setParallelism: pool " + pool.name() + " is shut down; allowed: "
+                    + "resizing a running pool");
         }
         int old = parallelism;
         if (target < old) {

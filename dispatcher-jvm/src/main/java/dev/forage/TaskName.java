@@ -26,6 +26,24 @@ final class TaskName {
         this.wrapperClass = wrapperClass;
     }
 
+    /** The most characters of a job's {@code toString} that a refusal's message quotes. */
+    static final int BRIEF_MAX = 100;
+
+    /**
+     * A job as a refusal's message names it, once: its {@code toString}, cut to {@link #BRIEF_MAX} characters (a
+     * task that prints its whole payload must not make the message a page long), or its class when
+     * {@code toString} throws.
+     */
+    static String brief(Object job) {
+        String s;
+        try {
+            s = String.valueOf(job);
+        } catch (Throwable t) {
+            s = job.getClass().getName();
+        }
+        return s.length() <= BRIEF_MAX ? s : s.substring(0, BRIEF_MAX - 3) + "...";
+    }
+
     static TaskName of(Runnable job) {
         job = QueueWaits.untimed(job); // the pool's own timing wrapper is no part of the job's name
         Object task = job;

@@ -72,8 +72,8 @@ class BlockingSectionTest {
             PoolStatistics after = pool.statistics();
             assertEquals(0, after.blockedWorkers(), after::toString);
             assertEquals(blockers, after.mostBlockedWorkers(), after::toString);
-            assertEquals(blockers, after.count(PoolCounter.BLOCKING_SECTIONS), after::toString);
-            assertEquals(blockers, after.count(PoolCounter.COMPENSATIONS), after::toString);
+            assertEquals(blockers, after.blockingSections(), after::toString);
+            assertEquals(blockers, after.compensations(), after::toString);
         }
     }
 
@@ -170,7 +170,7 @@ class BlockingSectionTest {
             assertEquals(1, s.compensatingThreads(), s::toString);
             Watchdog.awaitCondition("released", LIMIT, () -> pool.statistics().compensatingThreads() == 0,
                     pool.statistics()::toString);
-            assertEquals(1, pool.statistics().count(PoolCounter.BLOCKING_SECTIONS));
+            assertEquals(1, pool.statistics().blockingSections());
         }
     }
 
@@ -200,7 +200,7 @@ class BlockingSectionTest {
         try (ForagePool pool = ForagePool.builder().threads(2).name("outside").build()) {
             Thread caller = Thread.currentThread();
             assertSame(caller, ForagePool.managedBlock(Thread::currentThread));
-            assertEquals(0, pool.statistics().count(PoolCounter.BLOCKING_SECTIONS));
+            assertEquals(0, pool.statistics().blockingSections());
         }
     }
 
@@ -260,7 +260,7 @@ class BlockingSectionTest {
                                 && liveThreadsNamed("keep-alive-blocking-") == 0,
                         pool.statistics()::toString);
             }
-            assertEquals(3, pool.statistics().count(PoolCounter.COMPENSATIONS));
+            assertEquals(3, pool.statistics().compensations());
             // Ended stand-ins are not kept: only the last one started is still tracked for awaitTermination.
             assertEquals(1, ((ThreadedRunner) pool.registry().runner).extraThreadsSnapshot().length);
         }
@@ -299,7 +299,7 @@ class BlockingSectionTest {
             assertTrue(view.getMessage().contains("at least 1"), view.getMessage());
             RejectedExecutionException none = assertThrows(RejectedExecutionException.class,
                     () -> pool.blockingExecutor().execute(() -> { }));
-            assertTrue(none.getMessage().contains("maxBlockingThreads(0)"), none.getMessage());
+            assertTrue(none.getMessage().contains("maxBlockingThreads 0"), none.getMessage());
             assertThrows(NullPointerException.class, () -> pool.blockingExecutor().execute(null));
         }
     }

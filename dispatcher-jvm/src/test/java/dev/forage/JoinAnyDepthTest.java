@@ -142,7 +142,7 @@ class JoinAnyDepthTest {
             AtomicInteger deepestJob = new AtomicInteger();
             assertEquals(60, (int) pool.install(() -> helpChain(pool, 0, 60, deepestJob)));
             assertTrue(deepestJob.get() <= maxHelpDepth + 1, "a job ran " + deepestJob + " jobs deep");
-            assertTrue(pool.statistics().count(PoolCounter.COMPENSATIONS) > 0, "a worker at the bound blocked with a stand-in: "
+            assertTrue(pool.statistics().compensations() > 0, "a worker at the bound blocked with a stand-in: "
                     + pool.statistics());
         }
     }

@@ -162,7 +162,7 @@ class QueueCapacityTest {
             }
             assertEquals(10, accepted, "one submitter meets the bound it chose, not a block later");
             assertTrue(e.getMessage().contains("the injector holds 10 jobs"), e.getMessage());
-            assertTrue(e.getMessage().contains("whenQueueFull(QueueFullPolicy.CALLER_RUNS)"), e.getMessage());
+            assertTrue(e.getMessage().contains("whenQueueFull CALLER_RUNS"), e.getMessage());
         }
     }
 

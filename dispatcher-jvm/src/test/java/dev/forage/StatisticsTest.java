@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.testing.Poll;
 import dev.forage.testing.Watchdog;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -97,6 +100,40 @@ class StatisticsTest {
                 assertEquals(0, s.activeWorkers(), s.toString());
                 assertTrue(pool.toString().contains("active=0"), pool.toString());
             }
+        }
+    }
+
+    /**
+     * One style for every counter: each {@link PoolCounter} has a public getter on the snapshot named as its key,
+     * and it returns what {@code count(counter)} returns. The snapshot's totals are given a distinct value each,
+     * so a getter missing, misnamed, or reading another counter's slot fails.
+     */
+    @Test
+    void everyCounterHasAGetterNamedAsItsKeyThatReadsTheSameValueAsCount() throws Exception {
+        PoolStatistics s;
+        try (ForagePool pool = Pools.pool(1)) {
+            s = pool.statistics();
+        }
+        Field totalsField = PoolStatistics.class.getDeclaredField("totals");
+        totalsField.setAccessible(true);
+        long[] totals = (long[]) totalsField.get(s);
+        assertEquals(PoolCounter.values().length, totals.length);
+        for (PoolCounter c : PoolCounter.values()) {
+            totals[c.ordinal()] = 1_000 + 7L * c.ordinal();
+        }
+        for (PoolCounter c : PoolCounter.values()) {
+            Method getter;
+            try {
+                getter = PoolStatistics.class.getMethod(c.key());
+            } catch (NoSuchMethodException e) {
+                throw new AssertionError("PoolStatistics has no getter " + c.key() + "() for PoolCounter." + c, e);
+            }
+            assertTrue(Modifier.isPublic(getter.getModifiers()), getter::toString);
+            assertEquals(long.class, getter.getReturnType(), getter::toString);
+            long expected = 1_000 + 7L * c.ordinal();
+            assertEquals(expected, s.count(c), c::toString);
+            assertEquals(expected, (long) (Long) getter.invoke(s), () -> c.key() + "() reads another counter");
+            assertTrue(s.toString().contains(c.key() + "=" + expected), s::toString);
         }
     }
 

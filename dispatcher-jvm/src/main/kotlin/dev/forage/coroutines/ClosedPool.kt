@@ -15,12 +15,16 @@ import kotlinx.coroutines.cancel
  * never sees an exception.
  */
 internal object ClosedPool {
-    /** The cancellation cause of a coroutine whose dispatch to [pool] was refused (closed, or a queue full). */
-    fun cause(pool: ForagePool, rejection: RejectedExecutionException?): CancellationException =
+    /**
+     * The cancellation cause of a coroutine whose dispatch to [pool] was refused (closed, or a queue full), in the
+     * Kotlin face's words. The pool's own refusal is the cause's cause; its message is not repeated, since it names
+     * kotlinx's continuation (a long string) and the Java builder's settings.
+     */
+    fun cause(pool: ForagePool, rejection: RejectedExecutionException?, refusal: String? = null): CancellationException =
         CancellationException(
-            (if (rejection == null || pool.isShutdown) "pool ${pool.name()} is shut down and accepts no new jobs"
-            else "pool ${pool.name()} refused the coroutine (${rejection.message})") +
-                ": the coroutine was cancelled and finishes (its finally blocks) on Dispatchers.IO",
+            (if (rejection == null || pool.isShutdown) "pool ${pool.name()} is shut down"
+            else refusal ?: "pool ${pool.name()}: queue capacity exceeded (queueCapacity ${pool.queueCapacity()})") +
+                ", the coroutine was cancelled; its finally blocks run on Dispatchers.IO",
             rejection,
         )
 
@@ -41,14 +45,20 @@ internal object ClosedPool {
 
     /**
      * Cancels the coroutine of [context] and runs [block] on `Dispatchers.IO`; a [RefusalAwareJob] decides for
-     * itself. Never throws.
+     * itself. [refusal] says why a running pool refused, when not for a full queue. Never throws.
      */
-    fun redirect(pool: ForagePool, context: CoroutineContext, block: Runnable, rejection: RejectedExecutionException) {
+    fun redirect(
+        pool: ForagePool,
+        context: CoroutineContext,
+        block: Runnable,
+        rejection: RejectedExecutionException,
+        refusal: String? = null,
+    ) {
         if (block is RefusalAwareJob) {
             block.refused(context, rejection)
             return
         }
-        context.cancel(cause(pool, rejection))
+        context.cancel(cause(pool, rejection, refusal))
         Dispatchers.IO.dispatch(context, block)
     }
 }

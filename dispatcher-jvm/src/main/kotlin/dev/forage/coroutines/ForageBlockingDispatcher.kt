@@ -32,6 +32,13 @@ import kotlinx.coroutines.InternalCoroutinesApi
  * - `delay` and `withTimeout` use the pool's timers. After the pool closed, a dispatch cancels the coroutine as
  *   [ForageDispatcher] does.
  *
+ * `Dispatchers.ForageBlocking` follows its caller: dispatched from a worker of any Forage pool (a private one
+ * too), the block runs on *that* pool's blocking executor, with that pool's compensation and `maxBlockingThreads`,
+ * so it costs no hop to the common pool and back. Elsewhere (a thread of no pool, a single-threaded pool, or a
+ * pool whose blocking executor refuses: shut down, `maxBlockingThreads = 0`, or its queue full) it runs on the
+ * common pool. Its [limitedParallelism] views and its `delay` stay on the common pool, which holds their limit
+ * and timers. `dispatcher.blocking` always runs on its own pool.
+ *
  * Two blocking dispatchers over the same executor are equal, so `withContext` between them does not dispatch.
  */
 @OptIn(InternalCoroutinesApi::class)
@@ -40,8 +47,13 @@ public class ForageBlockingDispatcher internal constructor(
     private val executor: Executor,
     private val parallelism: Int,
     private val name: String?,
+    /** `Dispatchers.ForageBlocking`: a dispatch from a worker of another pool uses that pool's blocking executor. */
+    private val followsCaller: Boolean = false,
 ) : CoroutineDispatcher(), Delay by parent {
-    /** The pool whose threads run the blocking calls. For example `blocking.pool.statistics().blockedWorkers()`. */
+    /**
+     * The pool whose threads run the blocking calls (for `Dispatchers.ForageBlocking`, the common pool: a call from
+     * a worker of another pool runs on that pool). For example `blocking.pool.statistics().blockedWorkers()`.
+     */
     public val pool: ForagePool
         get() = parent.pool
 
@@ -52,6 +64,9 @@ public class ForageBlockingDispatcher internal constructor(
      * Called by kotlinx.coroutines: `withContext(Dispatchers.ForageBlocking) { ... }` ends up here.
      */
     override fun dispatch(context: CoroutineContext, block: Runnable) {
+        if (followsCaller && dispatchOnCallersPool(block)) {
+            return
+        }
         try {
             if (callerRunsWhenFull && !pool.isCurrentThreadWorker) {
                 // Over a full queue the executor runs an outside caller's task on the caller, which a dispatch
@@ -62,7 +77,28 @@ public class ForageBlockingDispatcher internal constructor(
                 executor.execute(block)
             }
         } catch (e: RejectedExecutionException) {
-            ClosedPool.redirect(pool, context, block, e)
+            val refusal = if (parallelism == 0) "pool ${pool.name()} has maxBlockingThreads = 0" else null
+            ClosedPool.redirect(pool, context, block, e, refusal)
+        }
+    }
+
+    /**
+     * On a worker of a Forage pool other than this dispatcher's: queues [block] on that pool's blocking executor,
+     * on the worker's own deque, and returns true. False, with nothing queued, on any other thread, on a
+     * single-threaded pool (its jobs run only when a thread drives it, which a blocking call must not wait for),
+     * and when that pool refuses (shut down, no blocking threads, queue full): the caller then dispatches to this
+     * dispatcher's own pool. A worker's submission is never run inline, whatever the pool's queue-full policy.
+     */
+    private fun dispatchOnCallersPool(block: Runnable): Boolean {
+        val callers = ForagePool.current()
+        if (callers == null || callers === pool || callers.isSingleThreaded) {
+            return false
+        }
+        return try {
+            callers.blockingExecutor().execute(block)
+            true
+        } catch (e: RejectedExecutionException) {
+            false
         }
     }
 
@@ -96,6 +132,9 @@ public class ForageBlockingDispatcher internal constructor(
 internal object CommonForageBlocking {
     @JvmField
     val DISPATCHER: ForageBlockingDispatcher = CommonForage.DISPATCHER.let {
-        ForageBlockingDispatcher(it, it.pool.blockingExecutor(), it.pool.maxBlockingThreads(), "Dispatchers.ForageBlocking")
+        ForageBlockingDispatcher(
+            it, it.pool.blockingExecutor(), it.pool.maxBlockingThreads(), "Dispatchers.ForageBlocking",
+            followsCaller = true,
+        )
     }
 }

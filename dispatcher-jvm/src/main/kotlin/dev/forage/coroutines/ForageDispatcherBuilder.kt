@@ -282,15 +282,21 @@ public actual class ForageDispatcherBuilder internal constructor() {
 
     private companion object {
         /**
-         * Hands [value] to a Java builder setting in the largest unit that holds it exactly, so that the Java
-         * check (the one owner of each range) reports a refused value as `1500 MICROSECONDS`, not in nanoseconds.
+         * Hands [value] to a Java builder setting in the largest unit that holds it exactly: the Java check is the
+         * one owner of each range. Its refusal quotes the value as Java wrote it (`1500 MICROSECONDS`); the DSL's
+         * user wrote a Duration, so the message is given back with the Duration as Kotlin prints it (`1.5ms`).
          */
         inline fun inLargestUnit(value: kotlin.time.Duration, set: (Long, TimeUnit) -> Unit) {
             val nanos = value.inWholeNanoseconds
-            when {
-                nanos % 1_000_000L == 0L -> set(nanos / 1_000_000L, TimeUnit.MILLISECONDS)
-                nanos % 1_000L == 0L -> set(nanos / 1_000L, TimeUnit.MICROSECONDS)
-                else -> set(nanos, TimeUnit.NANOSECONDS)
+            val (time, unit) = when {
+                nanos % 1_000_000L == 0L -> nanos / 1_000_000L to TimeUnit.MILLISECONDS
+                nanos % 1_000L == 0L -> nanos / 1_000L to TimeUnit.MICROSECONDS
+                else -> nanos to TimeUnit.NANOSECONDS
+            }
+            try {
+                set(time, unit)
+            } catch (e: IllegalArgumentException) {
+                throw IllegalArgumentException(e.message?.replace("was $time $unit", "was $value"))
             }
         }
 

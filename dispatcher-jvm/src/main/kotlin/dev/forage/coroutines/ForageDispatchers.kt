@@ -36,9 +36,10 @@ public actual val Dispatchers.Forage: CoroutineDispatcher
     get() = ForageDispatcher.common()
 
 /**
- * The shared dispatcher for blocking calls, over `ForagePool.commonPool()`: use it where you would use
- * `Dispatchers.IO`. The blocking calls run on the common pool's threads; while one blocks, another thread keeps
- * the pool at its parallelism, and switching between it and `Dispatchers.Forage` costs no thread hop.
+ * The shared dispatcher for blocking calls: use it where you would use `Dispatchers.IO`. Called from a worker of a
+ * Forage pool, the common pool or a private one, the blocking call runs on that pool, in a blocking section: while
+ * it blocks, another thread keeps the pool at its parallelism, and switching in and out costs no thread hop to
+ * another pool. Called from any other thread, it runs on `ForagePool.commonPool()`.
  * ```
  * val bytes = withContext(Dispatchers.ForageBlocking) { Files.readAllBytes(path) }
  * ```

@@ -1,6 +1,8 @@
 package dev.forage.coroutines
 
+import dev.forage.ForagePool
 import io.kotest.assertions.throwables.shouldThrow
+import io.kotest.assertions.withClue
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
 import io.kotest.matchers.shouldNotBe
@@ -200,6 +202,56 @@ class BlockingDispatcherSpec : FunSpec({
         Dispatchers.ForageBlocking.toString() shouldBe "Dispatchers.ForageBlocking"
         withWatchdog {
             withContext(Dispatchers.ForageBlocking) { Thread.currentThread().name } shouldStartWith "forage-common-"
+        }
+    }
+
+    test("Dispatchers.ForageBlocking on a worker of a private pool blocks on that pool: no hop to the common pool") {
+        // One worker, and each call waits until the stand-in of the call before has stopped running jobs: the
+        // coroutine starts on the worker, and the block can only run on it (no other thread takes it from its
+        // deque). The old route through the common pool ran it on a forage-common thread every time.
+        blockingTestDispatcher(1, "follows-caller").use { d ->
+            withWatchdog {
+                val commonSections = ForagePool.commonPool().statistics().blockingSections()
+                repeat(5) { call ->
+                    pollUntil("no stand-in runs jobs") { d.pool.statistics().compensatingThreads() == 0 }
+                    withContext(d) {
+                        val before = Thread.currentThread()
+                        val inside = withContext(Dispatchers.ForageBlocking) {
+                            Thread.currentThread() to ForagePool.current()
+                        }
+                        withClue("call $call: before on $before, inside $inside") {
+                            inside.first shouldBe before
+                            inside.second shouldBe d.pool
+                        }
+                        // Back on the pool's own deque: its worker, or the stand-in that ran in its place.
+                        ForagePool.current() shouldBe d.pool
+                        Thread.currentThread().name shouldStartWith "follows-caller-"
+                    }
+                }
+                d.pool.statistics().blockingSections() shouldBe 5
+                ForagePool.commonPool().statistics().blockingSections() shouldBe commonSections
+            }
+        }
+    }
+
+    test("Dispatchers.ForageBlocking stays on the common pool from its workers, and from threads of no pool") {
+        withWatchdog {
+            withContext(Dispatchers.Forage) {
+                withContext(Dispatchers.ForageBlocking) { ForagePool.current() } shouldBe ForagePool.commonPool()
+                ForagePool.current() shouldBe ForagePool.commonPool()
+            }
+            withContext(Dispatchers.ForageBlocking) { ForagePool.current() } shouldBe ForagePool.commonPool()
+        }
+    }
+
+    test("a pool that refuses blocking work sends Dispatchers.ForageBlocking to the common pool, as before") {
+        blockingTestDispatcher(1, "no-blocking", maxBlocking = 0).use { d ->
+            withWatchdog {
+                withContext(d) {
+                    withContext(Dispatchers.ForageBlocking) { ForagePool.current() } shouldBe ForagePool.commonPool()
+                    ForagePool.current() shouldBe d.pool
+                }
+            }
         }
     }
 

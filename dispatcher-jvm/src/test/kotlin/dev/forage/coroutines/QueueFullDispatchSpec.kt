@@ -4,6 +4,7 @@ import dev.forage.QueueFullPolicy
 import io.kotest.core.spec.style.FunSpec
 import io.kotest.matchers.shouldBe
 import io.kotest.matchers.string.shouldContain
+import io.kotest.matchers.string.shouldNotContain
 import io.kotest.matchers.string.shouldStartWith
 import java.util.concurrent.CountDownLatch
 import java.util.concurrent.Executor
@@ -41,7 +42,13 @@ class QueueFullDispatchSpec : FunSpec({
             withWatchdog { job.join() }
             job.isCancelled shouldBe true
             bodyRanOn.get() shouldBe null
-            cause.get()!!.message!! shouldContain "queue capacity exceeded"
+            cause.get()!!.message!!.let {
+                it shouldContain "pool full-dispatch: queue capacity exceeded (queueCapacity 1)"
+                // Not the pool's own message, which names kotlinx's continuation and the Java builder's words.
+                it shouldNotContain "DispatchedContinuation"
+                it shouldNotContain "QueueFullPolicy."
+                (it.length <= 300) shouldBe true
+            }
         }
     }
     for (policy in QueueFullPolicy.values()) {

@@ -38,7 +38,8 @@ public expect class ForagePool : AutoCloseable {
 
 /**
  * A snapshot of a pool's counters: the subset every platform has. On the JVM, `dev.forage.PoolStatistics` with
- * many more (sleeps, wake-ups, per-worker counts).
+ * many more (sleeps, wake-ups, blocking sections, per-worker counts). Every platform reads a counter the same
+ * way, by a getter named as the counter (`jobsRun()`, `steals()`), and its `toString` prints each under that name.
  * ```
  * val s = dispatcher.pool.statistics()
  * println("${s.jobsRun()} jobs on ${s.threads()} threads, ${s.steals()} stolen")

@@ -90,7 +90,10 @@ public actual class PoolStatistics internal constructor(
 
     public actual fun queuedJobs(): Long = queued
 
+    /** Times a worker went to sleep (native only; the JVM's `sleeps()` counts the same). */
+    public fun sleeps(): Long = sleeps
+
     override fun toString(): String =
-        "PoolStatistics[threads=$threads, jobsRun=$jobsRun, steals=$steals, injected=$injected, queued=$queued, " +
-            "sleeps=$sleeps]"
+        "PoolStatistics[threads=$threads, jobsRun=$jobsRun, steals=$steals, injectedJobs=$injected, " +
+            "queuedJobs=$queued, sleeps=$sleeps]"
 }

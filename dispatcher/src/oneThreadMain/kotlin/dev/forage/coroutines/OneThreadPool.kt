@@ -90,5 +90,6 @@ public actual class PoolStatistics internal constructor(
 
     public actual fun queuedJobs(): Long = queued
 
-    override fun toString(): String = "PoolStatistics[threads=1, jobsRun=$jobsRun, queued=$queued]"
+    override fun toString(): String =
+        "PoolStatistics[threads=1, jobsRun=$jobsRun, steals=0, injectedJobs=$injected, queuedJobs=$queued]"
 }

@@ -164,17 +164,20 @@ final class ExecutorCore {
 
     static RejectedExecutionException rejectedAfterShutdown(String who, Object what,
             RejectedExecutionException cause) {
-        return new RejectedExecutionException("the " + who + " is shut down and accepts no new tasks (rejected "
-                + what + "); submit before shutdown()/close(), or to an executor that is running", cause);
+        return new RejectedExecutionException("the " + who + " is shut down, rejected " + Checks.brief(what)
+                + "; allowed: tasks submitted before shutdown or close", cause);
     }
 
     /**
      * The pool refused a task while running: its queue is full ({@code ForagePoolBuilder.queueCapacity}, under
-     * {@code QueueFullPolicy.REJECT}). The pool's own message, which names the queue and its capacity, is the cause.
+     * {@code QueueFullPolicy.REJECT}). The pool's own exception, which names the queue that was full, is the cause;
+     * its message is not repeated here, since it names the same task again.
      */
-    static RejectedExecutionException rejectedByFullQueue(String who, Object what, RejectedExecutionException cause) {
-        return new RejectedExecutionException("the " + who + " cannot run " + what + " now: its pool's queue is full ("
-                + cause.getMessage() + ")", cause);
+    static RejectedExecutionException rejectedByFullQueue(String who, ForagePool pool, Object what,
+            RejectedExecutionException cause) {
+        return new RejectedExecutionException("the " + who + " rejected " + Checks.brief(what) + ": queue capacity "
+                + "exceeded (queueCapacity " + pool.queueCapacity() + "); allowed: a producer that waits for its "
+                + "tasks, or whenQueueFull CALLER_RUNS", cause);
     }
 
     /** A timeout or delay in nanoseconds, at least zero and at most {@link #MAX_NANOS}. */

@@ -36,7 +36,7 @@ import java.util.concurrent.Executors;
  * Beyond {@code maxBlockingThreads} workers blocked at once, and on a single-threaded pool, a call still runs, but
  * without a stand-in: the pool runs with fewer workers until it returns. {@link dev.forage.PoolStatistics} shows
  * it all: {@code blockedWorkers()}, {@code compensatingThreads()}, {@code spareThreads()},
- * {@code mostBlockedWorkers()} and the counters {@code BLOCKING_SECTIONS} and {@code COMPENSATIONS}.
+ * {@code mostBlockedWorkers()} and the counters {@code blockingSections()} and {@code compensations()}.
  *
  * <h2>Cost</h2>
  * No thread hop: the call and its stack trace stay on the caller's thread. Entering a section may wake or start a

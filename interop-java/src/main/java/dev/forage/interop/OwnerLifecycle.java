@@ -96,7 +96,7 @@ final class OwnerLifecycle implements ExecutorLifecycle {
     @Override
     public RejectedExecutionException rejectedByPool(Object what, RejectedExecutionException cause) {
         if (cause != null && !pool.isShutdown()) {
-            return ExecutorCore.rejectedByFullQueue(who(), what, cause);
+            return ExecutorCore.rejectedByFullQueue(who(), pool, what, cause);
         }
         return ExecutorCore.rejectedAfterShutdown(who(), what, cause);
     }

@@ -110,10 +110,10 @@ final class ViewLifecycle implements ExecutorLifecycle {
     @Override
     public RejectedExecutionException rejectedByPool(Object what, RejectedExecutionException cause) {
         if (cause != null && !pool.isShutdown()) {
-            return ExecutorCore.rejectedByFullQueue(who(), what, cause);
+            return ExecutorCore.rejectedByFullQueue(who(), pool, what, cause);
         }
-        return new RejectedExecutionException("the " + who() + " cannot run " + what + ": its pool rejected it "
-                + "(pool " + pool.name() + " is shut down, so this view is shut down too)", cause);
+        return new RejectedExecutionException("the " + who() + " is shut down with its pool, rejected "
+                + Checks.brief(what) + "; allowed: tasks submitted before the pool's shutdown", cause);
     }
 
     @Override

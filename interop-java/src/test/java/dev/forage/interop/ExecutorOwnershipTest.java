@@ -159,7 +159,7 @@ class ExecutorOwnershipTest {
         ForageExecutorService view = ForageExecutorService.viewOf(pool);
         pool.close();
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> view.submit(() -> 1));
-        assertTrue(e.getMessage().contains("pool rejected"), e.getMessage());
+        assertTrue(e.getMessage().contains("is shut down with its pool"), e.getMessage());
         view.shutdown();
         assertTrue(view.isTerminated(), "the rejected task must not count as live");
     }

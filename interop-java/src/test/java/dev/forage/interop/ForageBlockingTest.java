@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.ForagePool;
-import dev.forage.PoolCounter;
 import dev.forage.PoolStatistics;
 import dev.forage.testing.Watchdog;
 import java.io.IOException;
@@ -39,7 +38,7 @@ class ForageBlockingTest {
             Thread[] ranOn = new Thread[1];
             ForageBlocking.run(() -> ranOn[0] = Thread.currentThread());
             assertSame(Thread.currentThread(), ranOn[0]);
-            assertEquals(0, pool.statistics().count(PoolCounter.BLOCKING_SECTIONS));
+            assertEquals(0, pool.statistics().blockingSections());
         }
     }
 
@@ -78,8 +77,8 @@ class ForageBlockingTest {
             assertTrue(released, "the job pushed by the blocked worker never ran: " + s);
             assertTrue(pushedRanOnIndex[0] >= pool.parallelism(),
                     "the pushed job ran on worker " + pushedRanOnIndex[0] + ", not on a stand-in: " + s);
-            assertEquals(1, s.count(PoolCounter.BLOCKING_SECTIONS), s::toString);
-            assertEquals(1, s.count(PoolCounter.COMPENSATIONS), s::toString);
+            assertEquals(1, s.blockingSections(), s::toString);
+            assertEquals(1, s.compensations(), s::toString);
         }
     }
 
@@ -103,7 +102,7 @@ class ForageBlockingTest {
             assertEquals(1, during.compensatingThreads(), during::toString);
             PoolStatistics after = pool.statistics();
             assertEquals(0, after.blockedWorkers(), after::toString);
-            assertEquals(1, after.count(PoolCounter.BLOCKING_SECTIONS), after::toString);
+            assertEquals(1, after.blockingSections(), after::toString);
             assertEquals(1, after.mostBlockedWorkers(), after::toString);
         }
     }
@@ -134,8 +133,8 @@ class ForageBlockingTest {
             assertEquals(0, withNone.compensatingThreads(), withNone::toString);
             assertEquals(1, withSome.blockedWorkers(), withSome::toString);
             assertEquals(1, withSome.compensatingThreads(), withSome::toString);
-            assertEquals(0, none.statistics().count(PoolCounter.COMPENSATIONS));
-            assertEquals(1, none.statistics().count(PoolCounter.BLOCKING_SECTIONS));
+            assertEquals(0, none.statistics().compensations());
+            assertEquals(1, none.statistics().blockingSections());
         }
     }
 
@@ -266,7 +265,7 @@ class ForageBlockingTest {
             }, pool);
             assertTrue(value.join(), pool.statistics()::toString);
             assertSame(pool, value.pool());
-            assertEquals(1, pool.statistics().count(PoolCounter.BLOCKING_SECTIONS), pool.statistics()::toString);
+            assertEquals(1, pool.statistics().blockingSections(), pool.statistics()::toString);
 
             IllegalStateException boom = new IllegalStateException("boom");
             ForageFuture<Void> failed = ForageFutures.runBlockingAsync(() -> {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.ForagePool;
 import dev.forage.QueueFullPolicy;
+import dev.forage.testing.LongNamedTask;
 import dev.forage.testing.Watchdog;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -33,9 +34,15 @@ class QueueFullFacadeTest {
             executor.submit(() -> { }); // the queue's one place
             RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
                     () -> executor.submit(() -> { }));
-            assertTrue(e.getMessage().contains("its pool's queue is full"), e.getMessage());
-            assertTrue(e.getMessage().contains("the injector holds 1 jobs"), e.getMessage());
+            assertTrue(e.getMessage().contains("queue capacity exceeded (queueCapacity 1)"), e.getMessage());
+            assertTrue(e.getCause().getMessage().contains("the injector holds 1 jobs"), e.getCause().getMessage());
             assertFalse(e.getMessage().contains("shut down"), e.getMessage());
+            // The task is named once, briefly: the pool's message, which names it too, is the cause, not quoted.
+            RejectedExecutionException named = assertThrows(RejectedExecutionException.class,
+                    () -> executor.execute(new LongNamedTask()));
+            LongNamedTask.assertNamesItOnce(named);
+            assertTrue(named.getMessage().startsWith("the " + kind.who.replace("kinds", pool.name()) + " rejected "),
+                    named.getMessage());
             assertFalse(executor.isShutdown());
             hold.countDown();
             Watchdog.awaitCondition("the queue drained", Watchdog.LIMIT,
