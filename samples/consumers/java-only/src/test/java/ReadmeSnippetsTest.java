@@ -71,8 +71,8 @@ class ReadmeSnippetsTest {
             }
             checked++;
         }
-        assertTrue(checked >= 6, "expected the Java, futures and Kotlin quick starts, the two minimal poms and the"
-                + " forage-context dependency; checked " + checked);
+        assertTrue(checked >= 8, "expected the Java, futures and Kotlin quick starts, the two minimal poms, the"
+                + " forage-context dependency and the Java and Kotlin install lines; checked " + checked);
     }
 
     @Test
