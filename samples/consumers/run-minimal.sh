@@ -70,10 +70,12 @@ project() {
 }
 
 # run NAME MAVEN-ARGS...: Maven in the project NAME on its repository; its quiet mode leaves what the program prints.
+# No Kotlin compile daemon: kotlin-maven-plugin starts one by default, and it would outlive the check.
 run() {
     local name=$1
     shift
-    (cd "$work/$name" && mvn -B -ntp -q -Dstyle.color=never -Dmaven.repo.local="$work/repository-$name" "$@") \
+    (cd "$work/$name" && mvn -B -ntp -q -Dstyle.color=never -Dkotlin.compiler.daemon=false \
+        -Dmaven.repo.local="$work/repository-$name" "$@") \
         | sed 's/\x1b\[[0-9;]*m//g'
 }
 
