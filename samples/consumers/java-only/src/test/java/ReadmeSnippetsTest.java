@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   <li>{@code <!-- snippet-in: PATH -->}: the block appears in that file (a dependency in a consumer's pom).</li>
  * </ul>
  * Both compare with all whitespace runs folded to one space. Every fenced block under a "Quick start" heading
- * must carry a marker, and every source file of the consumer projects must be shown by one.
+ * must carry a marker, and every source file of the consumer projects must be shown by one. The minimal projects
+ * of "Get it" ({@code samples/consumers/minimal-*}) are a {@code pom.xml} each, shown whole, that a user copies:
+ * no parent, no plugin of this build's own; {@code run-minimal.sh} builds and runs them after the install.
  */
 class ReadmeSnippetsTest {
 
@@ -69,7 +71,8 @@ class ReadmeSnippetsTest {
             }
             checked++;
         }
-        assertTrue(checked >= 5, "expected the Java, futures and Kotlin quick starts and both poms; checked " + checked);
+        assertTrue(checked >= 8, "expected the Java, futures and Kotlin quick starts, the two minimal poms, the"
+                + " forage-context dependency and the Java and Kotlin install lines; checked " + checked);
     }
 
     @Test
@@ -104,6 +107,46 @@ class ReadmeSnippetsTest {
         Set<String> missing = new TreeSet<>(sources);
         missing.removeAll(shown);
         assertEquals(new TreeSet<String>(), missing, "consumer sources the README does not show");
+    }
+
+    /** The plugins a minimal project may name: what compiles it and what runs its program. */
+    private static final Set<String> MINIMAL_PLUGINS = new TreeSet<>(java.util.Arrays.asList(
+            "maven-compiler-plugin", "kotlin-maven-plugin", "exec-maven-plugin"));
+
+    private static final Pattern PLUGIN = Pattern.compile(
+            "<plugin>\\s*(?:<!--.*?-->\\s*)*<groupId>[^<]*</groupId>\\s*<artifactId>([^<]+)</artifactId>", Pattern.DOTALL);
+
+    @Test
+    void everyMinimalProjectIsAPomShownWholeWithNothingOfThisBuild() throws IOException {
+        Path root = repositoryRoot();
+        Set<String> shown = blocks(root.resolve("README.md")).stream()
+                .filter(b -> b.marker != null && !b.contained)
+                .map(b -> b.marker)
+                .collect(Collectors.toCollection(TreeSet::new));
+        List<Path> projects;
+        try (Stream<Path> dirs = Files.list(root.resolve("samples/consumers"))) {
+            projects = dirs.filter(d -> d.getFileName().toString().startsWith("minimal-")).sorted()
+                    .collect(Collectors.toList());
+        }
+        assertEquals(2, projects.size(), "the Java and the Kotlin minimal project: " + projects);
+        for (Path project : projects) {
+            String pom = root.relativize(project.resolve("pom.xml")).toString().replace('\\', '/');
+            try (Stream<Path> files = Files.list(project)) {
+                assertEquals(java.util.Collections.singletonList("pom.xml"), files
+                        .map(f -> f.getFileName().toString()).filter(n -> !n.equals("target"))
+                        .collect(Collectors.toList()), project + " holds its pom.xml only (the quick start is the code)");
+            }
+            assertTrue(shown.contains(pom), "the README does not show " + pom + " whole (a <!-- snippet: --> block)");
+            String text = new String(Files.readAllBytes(root.resolve(pom)), StandardCharsets.UTF_8);
+            assertTrue(!text.contains("<parent>"), pom + " has a parent: a user's project has none of ours");
+            Set<String> plugins = new TreeSet<>();
+            Matcher m = PLUGIN.matcher(text);
+            while (m.find()) plugins.add(m.group(1));
+            assertTrue(!plugins.isEmpty(), pom + ": no plugin found; has the pattern stopped matching?");
+            Set<String> extra = new TreeSet<>(plugins);
+            extra.removeAll(MINIMAL_PLUGINS);
+            assertEquals(new TreeSet<String>(), extra, pom + " names plugins a minimal project does not need");
+        }
     }
 
     /** Fenced blocks of a Markdown file, each with the heading it sits under and the marker just before it. */
