@@ -329,7 +329,10 @@ final class IoReactor {
             return false;
         }
         SelectionKey key = w.channel.keyFor(selector);
-        Object record = key != null ? key.attachment() : null;
+        if (key == null || !key.isValid()) {
+            return false; // no key yet, or the channel was closed: the owner registers the wait or fails it now
+        }
+        Object record = key.attachment();
         return record instanceof IoChannel && ((IoChannel) record).holds(w.op);
     }
 
