@@ -294,7 +294,7 @@ final class IoReactor {
         synchronized (commands) {
             refused = closed;
             if (!refused) {
-                commands.add(w); // H1 (a CAS): before H2's reads, the mirror of the owner's P1 before its P4'
+                commands.add(w); // H1 (a CAS), before H2's read of blockedIn: mirrors the owner's P4 before its P4'
             }
         }
         if (refused) {
@@ -308,7 +308,7 @@ final class IoReactor {
         if (!isNew || !selectWatches(w)) { // H2
             parker.unpark(); // the owner applies commands at its next park or poll
         } // else the select in progress ends when the channel is ready, and its P4' applies w first
-        if (tryDrive()) { // H3 // the driver left meanwhile: nobody may apply the command before the owner's next look
+        if (tryDrive()) { // H3: the driver left meanwhile; nobody may apply the command before the owner's next look
             try {
                 applyCommands();
             } finally {
