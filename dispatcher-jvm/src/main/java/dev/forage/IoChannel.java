@@ -15,6 +15,14 @@ final class IoChannel {
     private int count;
     /** This record's place in the owner's list of channels with pending waits, or -1. */
     int waitingIndex = -1;
+    /** This record's place in the driver's list of channels whose key holds some interest, or -1. */
+    int interestIndex = -1;
+    /**
+     * The interest set on {@link #key}, as the last driver set it: written by the driver after each
+     * {@code interestOps} call, read by a thread handing a wait over (H2 in {@code docs/io.md}, section 3.1), which
+     * does not wake an owner whose select already watches the operation.
+     */
+    volatile int interest;
 
     IoChannel(SelectableChannel channel) {
         this.channel = channel;
@@ -55,8 +63,13 @@ final class IoChannel {
         return count == 0;
     }
 
+    /** Any thread: whether the key's interest, as the last driver set it, includes {@code op}. */
+    boolean holds(int op) {
+        return (interest & op) != 0;
+    }
+
     /** The interest set that the pending waits need. */
-    int interest() {
+    int neededInterest() {
         int ops = 0;
         for (IoWait w : waits) {
             if (w != null) {

@@ -1,6 +1,7 @@
 package dev.forage;
 
 import java.io.IOException;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -201,7 +202,9 @@ final class IoReactor {
      */
     void select(long nanos) {
         long millis = nanos == Parker.FOREVER ? 0L : (nanos + MILLI - 1) / MILLI;
-        if (waits.pendingChannels() > 0) {
+        // Bounded also while a key holds interest with no wait pending: a wait handed over for it woke nobody (H2),
+        // and it must still fail if its channel is closed meanwhile (docs/io.md section 3.1).
+        if (waits.pendingChannels() > 0 || waits.interestedChannels() > 0) {
             millis = millis == 0L ? closedCheckMillis : Math.min(millis, closedCheckMillis);
         }
         millis = takeover.watchBound(this, millis); // T3: shorter while a neighbour's channels are unwatched
@@ -282,12 +285,16 @@ final class IoReactor {
         }
     }
 
+    /**
+     * H1..H3 ({@code docs/io.md} section 3.1): queue {@code w} for the driver, then wake the owner unless its select
+     * in progress already watches {@code w}'s operation on that channel, and apply the queue if the driver left.
+     */
     private void handOver(IoWait w, boolean isNew) {
         boolean refused;
         synchronized (commands) {
             refused = closed;
             if (!refused) {
-                commands.add(w);
+                commands.add(w); // H1 (a CAS), before H2's read of blockedIn: mirrors the owner's P4 before its P4'
             }
         }
         if (refused) {
@@ -298,14 +305,35 @@ final class IoReactor {
             }
             return;
         }
-        parker.unpark(); // the owner applies commands at its next park or poll
-        if (tryDrive()) { // the driver left meanwhile: nobody may apply the command before the owner's next look
+        if (!isNew || !selectWatches(w)) { // H2
+            parker.unpark(); // the owner applies commands at its next park or poll
+        } // else the select in progress ends when the channel is ready, and its P4' applies w first
+        if (tryDrive()) { // H3: the driver left meanwhile; nobody may apply the command before the owner's next look
             try {
                 applyCommands();
             } finally {
                 release();
             }
         }
+    }
+
+    /**
+     * H2: whether the owner blocks in a select that ends when {@code w}'s operation is ready on its channel: it
+     * publishes SELECTING (P1) and the channel's key holds that interest (R2 keeps it after the last wait fired).
+     * SELECTING first: if it is read, that select's P4' comes after H1, so it applies {@code w}; and a driver writes
+     * the interest only before P1 or after P4, so the interest read belongs to that select or to one that ended.
+     * A cancellation always wakes the owner (rare, and it frees the slot for the next wait).
+     */
+    private boolean selectWatches(IoWait w) {
+        if (!parker.isSelecting()) {
+            return false;
+        }
+        SelectionKey key = w.channel.keyFor(selector);
+        if (key == null || !key.isValid()) {
+            return false; // no key yet, or the channel was closed: the owner registers the wait or fails it now
+        }
+        Object record = key.attachment();
+        return record instanceof IoChannel && ((IoChannel) record).holds(w.op);
     }
 
     /** Driver: R1, the waits and cancellations that other threads handed over. */
@@ -332,8 +360,14 @@ final class IoReactor {
         }
     }
 
-    /** Driver, after a select: R2. */
+    /**
+     * P4', the owner after a select, still driving: first the waits handed over during it (a hand-over that woke
+     * nobody counts on this, H2), then R2. Applying them first lets R2 fire a wait whose channel ended the select,
+     * instead of dropping the key's interest as ready with nobody waiting and setting it again at the next P0 (two
+     * {@code epoll_ctl} calls and one more select): for speed; the next P0 would apply them too.
+     */
     void collectSelected() {
+        applyCommands();
         waits.collectSelected();
     }
 

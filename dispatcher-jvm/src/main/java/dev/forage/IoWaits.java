@@ -24,6 +24,11 @@ final class IoWaits {
     private ArrayList<IoWait> spare = new ArrayList<IoWait>();
     /** Channels with at least one pending wait, for the closed-channel check. */
     private final ArrayList<IoChannel> waiting = new ArrayList<IoChannel>();
+    /**
+     * Channels whose key holds some interest, pending waits or not (R2 keeps it after a wait fired). A wait handed
+     * over for one of them may wake nobody (H2), so the select stays bounded while there are some (section 3.1).
+     */
+    private final ArrayList<IoChannel> interested = new ArrayList<IoChannel>();
     private long lastClosedCheck;
 
     IoWaits(IoReactor reactor, long closedCheckMillis) {
@@ -35,6 +40,11 @@ final class IoWaits {
     /** The number of channels with pending waits. */
     int pendingChannels() {
         return waiting.size();
+    }
+
+    /** The number of channels whose key holds some interest. */
+    int interestedChannels() {
+        return interested.size();
     }
 
     boolean hasReady() {
@@ -160,10 +170,37 @@ final class IoWaits {
     }
 
     private void setInterest(IoChannel record) {
+        int ops = record.neededInterest();
         try {
-            record.key.interestOps(record.interest());
+            record.key.interestOps(ops);
         } catch (CancelledKeyException e) {
             failAll(record, null); // closed meanwhile
+            return;
+        }
+        interestSet(record, ops);
+    }
+
+    /**
+     * Publishes the interest now set on the record's key (H2 reads it) and keeps the list of interested channels.
+     * Written after {@code interestOps}, so a reader that sees an operation here finds it in every select that
+     * begins after this write.
+     */
+    private void interestSet(IoChannel record, int ops) {
+        if (record.interest == ops) {
+            return;
+        }
+        record.interest = ops;
+        if (ops != 0 && record.interestIndex < 0) {
+            record.interestIndex = interested.size();
+            interested.add(record);
+        } else if (ops == 0 && record.interestIndex >= 0) {
+            int i = record.interestIndex;
+            IoChannel last = interested.remove(interested.size() - 1);
+            if (last != record) {
+                interested.set(i, last);
+                last.interestIndex = i;
+            }
+            record.interestIndex = -1;
         }
     }
 
@@ -206,7 +243,7 @@ final class IoWaits {
 
     /** a channel closed by another thread woke nobody; find it and fail its waits. */
     void checkClosedChannelsIfDue() {
-        if (waiting.isEmpty()) {
+        if (waiting.isEmpty() && interested.isEmpty()) {
             return;
         }
         long now = System.nanoTime();
@@ -220,10 +257,17 @@ final class IoWaits {
                 failAll(record, null);
             }
         }
+        for (int i = interested.size() - 1; i >= 0; i--) {
+            IoChannel record = interested.get(i);
+            if (!record.key.isValid() || !record.channel.isOpen()) {
+                interestSet(record, 0); // a closed channel's key: its interest went with it
+            }
+        }
     }
 
     /** every pending wait of {@code record} fails ({@code error}, or "channel closed" when null). */
     private void failAll(IoChannel record, Throwable error) {
+        interestSet(record, 0); // closed, or the pool's shutdown: no select watches it again
         int from = ready.size();
         record.takeAll(ready);
         for (int i = from; i < ready.size(); i++) {

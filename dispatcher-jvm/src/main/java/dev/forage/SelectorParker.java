@@ -94,7 +94,7 @@ final class SelectorParker extends Parker {
             reactor.selectEnded();
         }
         permit = false; // an unpark that came during the select was absorbed by it, as LockSupport's would be
-        reactor.collectSelected();
+        reactor.collectSelected(); // P4': the waits handed over during the select, then R2
     }
 
     /**
@@ -140,6 +140,11 @@ final class SelectorParker extends Parker {
                 LockSupport.unpark(t);
             }
         }
+    }
+
+    /** Test hook: whether an unpark left its permit that no park has absorbed yet. */
+    boolean hasPermit() {
+        return permit;
     }
 
     @Override
