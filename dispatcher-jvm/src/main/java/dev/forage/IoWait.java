@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * One pending wait for readiness, returned by {@link ForagePool#awaitReadiness}. {@link #cancel()} ends it
  * without telling its listener and withdraws its interest from the owning worker's selector.
  *
- * <p>The channel belongs to one worker, the one whose selector holds its key: at its first wait, the calling
- * worker (or, from outside the pool, one picked by the channel), and that worker until the channel is closed. A
+ * <p>The channel belongs to one worker, the one whose selector holds its key: at its first wait, the next worker
+ * in turn (as Netty deals its event loops to accepted channels), and that worker until the channel is closed. A
  * wait from another thread is handed to the owner. The owner sees readiness in its select when idle, or in a
  * non-blocking look every few jobs when busy, and tells the listener itself, so that the jobs the listener submits
  * go to the owner's own deque. When the owner has left its channels unwatched for {@code forage.io.takeoverMillis}

@@ -1,6 +1,7 @@
 package dev.forage;
 
 import java.nio.channels.SelectableChannel;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@link PoolIo} of a pool built with {@link ForagePoolBuilder#ioWorkers()}: one {@link IoReactor} per core
@@ -14,6 +15,13 @@ final class SelectorIo implements PoolIo {
     private final String poolName;
     /** One per core worker, by index. */
     private final IoReactor[] reactors;
+    /**
+     * Where the next channel that no selector knows yet goes: the reactors in turn, as Netty's event loop group
+     * hands its loops to accepted channels. Keeping a new channel with the calling worker instead put every
+     * connection of a one-acceptor server on the acceptor's worker; requests that arrived together then woke the
+     * other worker to steal all but one of them, at every request ({@code docs/io.md}, "Ownership").
+     */
+    private final AtomicInteger nextOwner = new AtomicInteger();
 
     /**
      * Opens one selector per core worker; on failure, closes those opened so far. {@code listenerErrors} receives
@@ -59,8 +67,8 @@ final class SelectorIo implements PoolIo {
     }
 
     /**
-     * Checks the arguments, finds the channel's owner (the reactor that has its key; else the calling worker's;
-     * else one picked by the channel's hash) and hands it the wait.
+     * Checks the arguments, finds the channel's owner (the reactor that has its key; for a channel no selector
+     * knows yet, the next reactor in turn: {@link #nextOwner}) and hands it the wait.
      */
     @Override
     public IoWait awaitReadiness(Worker caller, SelectableChannel channel, int op, ReadinessListener listener) {
@@ -93,7 +101,7 @@ final class SelectorIo implements PoolIo {
                 throw new IllegalArgumentException(channel + " is already registered with a selector that is not "
                         + "pool " + poolName + "'s; allowed: a channel that no other selector knows");
             }
-            owner = mine != null ? mine : reactors[(System.identityHashCode(channel) & 0x7fffffff) % reactors.length];
+            owner = reactors[(nextOwner.getAndIncrement() & 0x7fffffff) % reactors.length];
         }
         IoWait wait = new IoWait(owner, channel, op, listener);
         owner.submit(wait);

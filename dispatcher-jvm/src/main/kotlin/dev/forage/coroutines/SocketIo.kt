@@ -24,8 +24,9 @@ import kotlinx.coroutines.suspendCancellableCoroutine
  *
  * Rules, checked by every function: the coroutine runs on a worker of a pool with IO workers (any dispatcher over
  * it: the pool's own, a limitedParallelism view); the channel is open, in non-blocking mode, and registered with
- * no selector but the pool's. A channel belongs to the worker of its first wait until it is closed; a coroutine
- * that runs elsewhere later still waits through that worker (handed over), and is resumed there.
+ * no selector but the pool's. A channel belongs to one worker until it is closed, picked at its first wait: the
+ * IO workers in turn, as Netty deals its event loops to accepted channels, so a server's connections spread over
+ * the workers. A coroutine that runs elsewhere later still waits through that worker, and is resumed there.
  */
 
 /**
@@ -115,8 +116,8 @@ public suspend fun SocketChannel.writeSuspending(buffer: ByteBuffer): Int {
 
 /**
  * Accepts a connection, suspending until one arrives. The new channel is in non-blocking mode, ready for
- * [readSuspending] and [writeSuspending]; it belongs to the worker that first waits on it (usually the one that
- * accepted it, where the accepting coroutine resumed).
+ * [readSuspending] and [writeSuspending]; at its first wait it is given to the next IO worker in turn, so the
+ * connections of one accepting coroutine spread over the workers.
  * ```
  * val server = ServerSocketChannel.open().bind(InetSocketAddress(8080)).apply { configureBlocking(false) }
  * while (true) {
