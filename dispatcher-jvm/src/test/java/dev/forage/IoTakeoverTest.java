@@ -39,6 +39,7 @@ class IoTakeoverTest {
         try (ForagePool pool = SelectorParkerTest.ioPool("takeover", 2);
                 ServerSocketChannel server = SelectorParkerTest.server()) {
             SocketChannel[] p = SelectorParkerTest.pair(server);
+            SocketChannel[] spare = SelectorParkerTest.pair(server); // dealt to worker 0 when the job runs on 1
             CountDownLatch registered = new CountDownLatch(1);
             CountDownLatch told = new CountDownLatch(1);
             AtomicReference<String> stuckOn = new AtomicReference<>();
@@ -47,6 +48,17 @@ class IoTakeoverTest {
             CountDownLatch jobEnded = new CountDownLatch(1);
             pool.execute(() -> {
                 stuckOn.set(Thread.currentThread().getName());
+                // The channel must belong to this worker. New channels are dealt to the IO workers in turn from
+                // worker 0 (docs/io.md, "Ownership"), and none was dealt before: on worker 1, one other first.
+                if (ForagePool.currentWorkerIndex() == 1) {
+                    pool.awaitReadiness(spare[1], SelectionKey.OP_READ, new ReadinessListener() {
+                        @Override
+                        public void ready(SelectableChannel channel) {}
+
+                        @Override
+                        public void failed(Throwable error) {}
+                    });
+                }
                 pool.awaitReadiness(p[1], SelectionKey.OP_READ, new ReadinessListener() {
                     @Override
                     public void ready(SelectableChannel channel) {
@@ -79,6 +91,8 @@ class IoTakeoverTest {
             assertTrue(pool.statistics().count(PoolCounter.IO_TAKEOVERS) >= 1, pool.statistics()::toString);
             p[0].close();
             p[1].close();
+            spare[0].close();
+            spare[1].close();
         }
     }
 
