@@ -20,9 +20,13 @@ work="$root/target/minimal-consumers"
 local_repo="${FORAGE_LOCAL_REPOSITORY:-$HOME/.m2/repository}"
 version="$(sed -n 's|^    <version>\(.*\)</version>$|\1|p' "$root/pom.xml" | head -1)"
 
-# The README's install lines, as it shows them (ReadmeSnippetsTest checks that they appear here).
-java_line="mvn -B -ntp install -DskipTests -pl forage-bom,dispatcher-jvm,interop-java -am"
-kotlin_line="mvn -B -ntp install -DskipTests -pl forage-bom,dispatcher-jvm -am"
+# The README's install lines, as it shows them, each a whole line (the README's blocks are checked against them).
+mapfile -t install_lines <<'LINES'
+mvn -B -ntp install -DskipTests -pl forage-bom,dispatcher-jvm,interop-java -am
+mvn -B -ntp install -DskipTests -pl forage-bom,dispatcher-jvm -am
+LINES
+java_line="${install_lines[0]}"
+kotlin_line="${install_lines[1]}"
 
 fail() {
     echo "FAIL: $*" >&2
