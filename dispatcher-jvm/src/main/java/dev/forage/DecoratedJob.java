@@ -15,13 +15,11 @@ final class DecoratedJob implements Runnable, TaskWrapper {
     }
 
     /**
-     * {@code task} through {@code decorator}, on the calling thread; {@code task} itself when there is no decorator
-     * or it returned {@code task}. The decorator's exceptions go to the caller: nothing is queued yet.
+     * {@code task} through {@code decorator} (not null: a pool without one never calls this, {@link Admission}), on
+     * the calling thread; {@code task} itself when the decorator returned {@code task}. The decorator's exceptions go
+     * to the caller: nothing is queued yet.
      */
     static Runnable of(ForageTaskDecorator decorator, Runnable task, String poolName) {
-        if (decorator == null) {
-            return task;
-        }
         Runnable decorated = decorator.decorate(task);
         if (decorated == null) {
             throw new NullPointerException("pool " + poolName + ": the task decorator returned null for " + task

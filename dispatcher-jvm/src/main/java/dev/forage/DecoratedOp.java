@@ -19,9 +19,9 @@ final class DecoratedOp<T> implements Runner.WorkerOp<T>, Runnable {
         this.decorated = DecoratedJob.of(decorator, this, poolName);
     }
 
-    /** {@code op} decorated on the calling thread, or {@code op} itself when the pool has no decorator. */
+    /** {@code op} decorated on the calling thread by {@code decorator} (not null: {@link Admission#decorateCall}). */
     static <T> Runner.WorkerOp<T> of(Runner.WorkerOp<T> op, ForageTaskDecorator decorator, String poolName) {
-        return decorator == null ? op : new DecoratedOp<>(op, decorator, poolName);
+        return new DecoratedOp<>(op, decorator, poolName);
     }
 
     @Override

@@ -260,6 +260,24 @@ public final class ForagePoolBuilder {
     }
 
     /**
+     * Whether the pool times how long submitted jobs wait before they start ({@link PoolStatistics#queueWait()},
+     * the {@code forage.pool.queue.wait} meters of {@code ForagePoolMetrics}, the {@code dev.forage.QueueWait} JFR event).
+     * On by default: one submission in {@value QueueWaitHistogram#SAMPLE_EVERY} carries its submission time, which
+     * costs the others one random number each. Off, a submission is queued with no test for sampling at all, and
+     * the histogram stays empty: for a pool whose every nanosecond per submission counts and whose queue waits are
+     * watched some other way.
+     *
+     * <pre>{@code
+     * ForagePool compute = ForagePool.builder().queueWaitSampling(false).build();
+     * compute.statistics().queueWait().samples(); // 0, however many jobs ran
+     * }</pre>
+     */
+    public ForagePoolBuilder queueWaitSampling(boolean enabled) {
+        settings.queueWaitSampling = enabled;
+        return this;
+    }
+
+    /**
      * Runs on each thread of the pool as it starts, before its first job: every worker thread (again when a worker
      * that retired gets a new one) and every stand-in of a blocking section. See {@link ForageThreadHook}.
      *

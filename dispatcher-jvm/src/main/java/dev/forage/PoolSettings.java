@@ -40,6 +40,8 @@ final class PoolSettings {
     QueueFullPolicy queueFullPolicy = QueueFullPolicy.REJECT;
     /** Null: tasks are queued as submitted. */
     ForageTaskDecorator taskDecorator;
+    /** Whether one submission in {@code QueueWaitHistogram.SAMPLE_EVERY} is timed from submission to start. */
+    boolean queueWaitSampling = true;
     /** Null: none. */
     ForageThreadHook onThreadStart;
     ForageThreadHook onThreadStop;

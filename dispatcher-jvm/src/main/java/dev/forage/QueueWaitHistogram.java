@@ -20,7 +20,8 @@ import java.util.Arrays;
  * submitting thread) carries its submission time, and only those are counted, so {@link #samples()} is about a
  * {@value #SAMPLE_EVERY}th of the jobs run. Jobs a running job forks for itself ({@code join}, a scope's spawns)
  * are not submissions and are not counted. Waits fall into buckets four to a power of two, so a percentile is the
- * upper end of its bucket: at most a quarter above the true wait, never below it.
+ * upper end of its bucket: at most a quarter above the true wait, never below it. A pool built with
+ * {@link ForagePoolBuilder#queueWaitSampling queueWaitSampling(false)} times nothing: its histogram stays empty.
  */
 public final class QueueWaitHistogram {
     /** One submission in this many is timed. */

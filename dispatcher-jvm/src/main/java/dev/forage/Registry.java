@@ -57,9 +57,9 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     Object face;
 
     final QueueBound queueBound; // how many jobs the queues hold, and what a full one does
-    final QueueWaits queueWaits; // how long submitted jobs wait before they start
-    /** The builder's {@link ForageTaskDecorator}, or null: submissions are queued as they are. */
-    private final ForageTaskDecorator decorator;
+    final QueueWaits queueWaits; // how long submitted jobs wait before they start (empty with sampling off)
+    /** What a submission becomes before it is queued: the decorator and the queue-wait sample, as built. */
+    private final Admission admission;
     /** This pool's tunables; its parts copy what they read when they are made. */
     final Tuning tuning;
     /** Whether a worker pauses after leaving a lone job beside a producer (the protocol's choice). */
@@ -79,9 +79,9 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
         this.name = name;
         this.clock = clock;
         this.handler = handler;
-        this.decorator = settings.taskDecorator;
         this.lifecycle = new Lifecycle(name, injector);
         this.queueWaits = new QueueWaits(name, PoolEvents.INSTANCE);
+        this.admission = Admission.of(settings.taskDecorator, settings.queueWaitSampling ? queueWaits : null, name);
         int core = Math.max(Math.max(threads, settings.maxParallelism), 1); // every core slot, made now
         // A pool that callers run has no threads to compensate with: a blocking section just blocks its caller.
         int extra = threads == 0 ? 0 : maxBlocking;
@@ -136,22 +136,23 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
         }
     }
 
-    // Submissions from users: the task decorator.
+    // Submissions from users: what the pool was built to do to them (Admission).
 
     /**
      * {@code job} through the pool's {@link ForageTaskDecorator}, on the submitting thread, before it is queued
      * ({@code job} itself without one). The decorator's exception is the submission's.
      */
     Runnable decorate(Runnable job) {
-        return DecoratedJob.of(decorator, job, name);
+        return admission.decorate(job);
     }
 
     /**
-     * A user's task as the pool queues it: through the decorator, and one in {@link QueueWaitHistogram#SAMPLE_EVERY}
-     * wrapped to time its wait ({@link QueueWaits}). On the submitting thread, before anything is queued.
+     * A user's task as the pool queues it: through the decorator if the pool has one, and, with queue-wait sampling
+     * on, one in {@link QueueWaitHistogram#SAMPLE_EVERY} wrapped to time its wait. On the submitting thread, before
+     * anything is queued. A pool built with neither makes no test for them ({@link Admission}).
      */
     Runnable admit(Runnable task) {
-        return queueWaits.sample(decorate(task));
+        return admission.admit(task);
     }
 
     /** {@link ForagePool#schedule}: {@code job} decorated now and queued on the timers ({@code inline}: see there). */
@@ -161,7 +162,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     /** A structured call from outside, {@code op}, run on a worker inside the decorator captured now. */
     <T> Runner.WorkerOp<T> decorateCall(Runner.WorkerOp<T> op) {
-        return DecoratedOp.of(op, decorator, name);
+        return admission.decorateCall(op);
     }
 
     // Which pool is the caller on (Rayon's in_worker), and the structured calls beside the decision. Each writes

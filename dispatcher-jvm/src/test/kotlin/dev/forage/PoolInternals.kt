@@ -20,6 +20,7 @@ internal class PoolBuilderView(private val b: ForagePoolBuilder) {
     val ioWorkers: Boolean get() = b.settings.ioWorkers
     val sleepProtocol: SleepProtocol get() = b.settings.sleepProtocol
     val taskDecorator: ForageTaskDecorator? get() = b.settings.taskDecorator
+    val queueWaitSampling: Boolean get() = b.settings.queueWaitSampling
     val handler: Thread.UncaughtExceptionHandler? get() = b.settings.handler
     val onThreadStart: ForageThreadHook? get() = b.settings.onThreadStart
     val onThreadStop: ForageThreadHook? get() = b.settings.onThreadStop

@@ -188,6 +188,17 @@ public actual class ForageDispatcherBuilder internal constructor() {
         }
 
     /**
+     * Whether the pool times how long dispatched tasks wait before they start (`statistics().queueWait()`, the
+     * `forage.pool.queue.wait` meters, the `dev.forage.QueueWait` JFR event). Default true: one dispatch in 64 is
+     * timed, which costs the others one random number each; false queues every dispatch with no test for sampling
+     * and leaves the histogram empty. See [ForagePoolBuilder.queueWaitSampling].
+     * ```
+     * forageDispatcher { queueWaitSampling = false }
+     * ```
+     */
+    public var queueWaitSampling: Boolean = true
+
+    /**
      * A job that runs at least this long is reported as a `dev.forage.LongJob` JFR event while a recording enables
      * it; null (the default) for 100 ms or the system property `forage.jfr.longJobMillis`. A whole number of
      * milliseconds. See [ForagePoolBuilder.longJobThreshold].
@@ -269,6 +280,7 @@ public actual class ForageDispatcherBuilder internal constructor() {
         blockingDetection?.let { builder.blockingDetection(it.inWholeNanoseconds, TimeUnit.NANOSECONDS) }
         longJobThreshold?.let { builder.longJobThreshold(it.inWholeNanoseconds, TimeUnit.NANOSECONDS) }
         taskDecorator?.let { builder.taskDecorator(it) }
+        builder.queueWaitSampling(queueWaitSampling)
         onThreadStart?.let { hook -> builder.onThreadStart(ForageThreadHook { hook(it) }) }
         onThreadStop?.let { hook -> builder.onThreadStop(ForageThreadHook { hook(it) }) }
         builder.sleepProtocol(sleepProtocol)

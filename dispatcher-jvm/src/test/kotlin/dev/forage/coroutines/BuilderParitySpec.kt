@@ -36,6 +36,7 @@ class BuilderParitySpec : FunSpec({
             blockingDetection = 50.milliseconds
             longJobThreshold = 5.milliseconds
             taskDecorator = decorator
+            queueWaitSampling = false
             uncaughtExceptionHandler = handler
             ioWorkers = true
             sleepProtocol = SleepProtocol.JEC
@@ -53,6 +54,7 @@ class BuilderParitySpec : FunSpec({
         java.blockedJobMillis shouldBe 50L
         java.longJobMillis shouldBe 5L
         java.taskDecorator shouldBeSameInstanceAs decorator
+        java.queueWaitSampling shouldBe false
         java.handler shouldBeSameInstanceAs handler
         java.ioWorkers shouldBe true
         java.queueCapacity shouldBe 1_000
@@ -66,6 +68,7 @@ class BuilderParitySpec : FunSpec({
             .sleepProtocol shouldBe SleepProtocol.RAYON_PRE_RFC5
         PoolBuilderView(ForageDispatcherBuilder().apply { blockingDetection = Duration.ZERO }.poolBuilder())
             .blockedJobMillis shouldBe 0L
+        PoolBuilderView(ForageDispatcherBuilder().poolBuilder()).queueWaitSampling shouldBe true
     }
 
     test("the decorator wraps the dispatches of a coroutine") {

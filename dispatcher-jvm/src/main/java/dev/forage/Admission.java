@@ -1,0 +1,108 @@
+package dev.forage;
+
+/**
+ * What a user's submission becomes before it is queued, decided once, when the pool is built: the task as it came,
+ * the task through the pool's {@link ForageTaskDecorator}, the task with one submission in
+ * {@link QueueWaitHistogram#SAMPLE_EVERY} wrapped to time its wait ({@link QueueWaits}), or both.
+ *
+ * <p>Why one object per pool, one class per combination: {@link #admit} is on every {@code execute} and every
+ * dispatch from outside, and a pool should pay there only for what it was built with. A pool with no decorator and
+ * sampling off hands the task on with no test for either; the call site sees one class per pool, which the JIT
+ * inlines. The rarer paths ({@link #decorate}, {@link #decorateCall}: timers, scopes, the blocking executor,
+ * structured calls from outside) test the decorator where they need it.
+ */
+abstract class Admission {
+    /** The builder's decorator, or null: submissions are queued as they are. */
+    final ForageTaskDecorator decorator;
+    /** The pool's name, for the message when the decorator returns null. */
+    final String pool;
+
+    private Admission(ForageTaskDecorator decorator, String pool) {
+        this.decorator = decorator;
+        this.pool = pool;
+    }
+
+    /**
+     * The admission of a pool built with {@code decorator} (null: none) that samples queue waits into
+     * {@code waits} (null: sampling off).
+     */
+    static Admission of(ForageTaskDecorator decorator, QueueWaits waits, String pool) {
+        if (decorator == null) {
+            return waits == null ? new AsSubmitted(pool) : new Sampled(waits, pool);
+        }
+        return waits == null ? new Decorated(decorator, pool) : new DecoratedAndSampled(decorator, waits, pool);
+    }
+
+    /**
+     * A user's task as the pool queues it; on the submitting thread, before anything is queued, so the decorator's
+     * exception is the submission's.
+     */
+    abstract Runnable admit(Runnable task);
+
+    /**
+     * {@code task} through the decorator only: a timer's wait is its delay, not a queue's, and the blocking
+     * executor's and a scope's jobs are not submissions the histogram counts.
+     */
+    final Runnable decorate(Runnable task) {
+        return decorator == null ? task : DecoratedJob.of(decorator, task, pool);
+    }
+
+    /** A structured call from outside, {@code op}, run on a worker inside the decorator captured now. */
+    final <T> Runner.WorkerOp<T> decorateCall(Runner.WorkerOp<T> op) {
+        return decorator == null ? op : DecoratedOp.of(op, decorator, pool);
+    }
+
+    /** No decorator, sampling off: the task itself. */
+    private static final class AsSubmitted extends Admission {
+        AsSubmitted(String pool) {
+            super(null, pool);
+        }
+
+        @Override
+        Runnable admit(Runnable task) {
+            return task;
+        }
+    }
+
+    /** No decorator, sampling on (the default). */
+    private static final class Sampled extends Admission {
+        private final QueueWaits waits;
+
+        Sampled(QueueWaits waits, String pool) {
+            super(null, pool);
+            this.waits = waits;
+        }
+
+        @Override
+        Runnable admit(Runnable task) {
+            return waits.sample(task);
+        }
+    }
+
+    /** A decorator, sampling off. */
+    private static final class Decorated extends Admission {
+        Decorated(ForageTaskDecorator decorator, String pool) {
+            super(decorator, pool);
+        }
+
+        @Override
+        Runnable admit(Runnable task) {
+            return DecoratedJob.of(decorator, task, pool);
+        }
+    }
+
+    /** A decorator, sampling on: the sample times the decorated job, as it waits in the queue. */
+    private static final class DecoratedAndSampled extends Admission {
+        private final QueueWaits waits;
+
+        DecoratedAndSampled(ForageTaskDecorator decorator, QueueWaits waits, String pool) {
+            super(decorator, pool);
+            this.waits = waits;
+        }
+
+        @Override
+        Runnable admit(Runnable task) {
+            return waits.sample(DecoratedJob.of(decorator, task, pool));
+        }
+    }
+}

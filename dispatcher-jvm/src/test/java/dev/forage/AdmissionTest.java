@@ -1,0 +1,120 @@
+package dev.forage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.forage.testing.Watchdog;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a submission becomes before it is queued, for each way a pool can be built ({@link Admission}): the task
+ * itself when the pool has neither a decorator nor sampling, and exactly the wrappers it was built with otherwise.
+ */
+@Watchdog.Budget(seconds = 120)
+class AdmissionTest {
+    /** Enough submissions that sampling on picks some: one in 64, so about 100 expected, 0 with odds of e^-100. */
+    private static final int SUBMISSIONS = 64 * 100;
+
+    @Test
+    void aPoolWithNeitherDecoratorNorSamplingQueuesEachTaskAsItCame() {
+        try (ForagePool pool = ForagePool.builder().threads(1).queueWaitSampling(false).name(Pools.uniqueName())
+                .build()) {
+            Registry r = pool.registry();
+            for (int i = 0; i < SUBMISSIONS; i++) {
+                Runnable task = () -> { };
+                assertSame(task, r.admit(task), "submission " + i + " was wrapped");
+            }
+        }
+    }
+
+    @Test
+    void samplingOnWrapsSomeSubmissionsAndHidesItsWrapperFromTheirNames() {
+        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build()) {
+            Registry r = pool.registry();
+            int wrapped = 0;
+            for (int i = 0; i < SUBMISSIONS; i++) {
+                Runnable task = () -> { };
+                Runnable queued = r.admit(task);
+                if (queued != task) {
+                    wrapped++;
+                    assertSame(task, DecoratedJob.undecorated(QueueWaits.untimed(queued)), "the sample's wrapper hides the task");
+                }
+            }
+            assertTrue(wrapped > 20 && wrapped < 250, wrapped + " of " + SUBMISSIONS + " sampled; about 100 expected");
+        }
+    }
+
+    @Test
+    void aDecoratorWithSamplingOffWrapsEveryTaskInTheDecoratorAlone() {
+        AtomicInteger decorated = new AtomicInteger();
+        ForageTaskDecorator decorator = task -> {
+            decorated.incrementAndGet();
+            return () -> task.run();
+        };
+        try (ForagePool pool = ForagePool.builder().threads(1).queueWaitSampling(false).taskDecorator(decorator)
+                .name(Pools.uniqueName()).build()) {
+            Registry r = pool.registry();
+            for (int i = 0; i < SUBMISSIONS; i++) {
+                Runnable task = () -> { };
+                Runnable queued = r.admit(task);
+                assertTrue(queued instanceof DecoratedJob, "submission " + i + " queued as " + queued.getClass());
+                assertSame(task, DecoratedJob.undecorated(QueueWaits.untimed(queued)));
+            }
+            assertEquals(SUBMISSIONS, decorated.get());
+        }
+    }
+
+    @Test
+    void samplingOffRunsEverySubmissionAndLeavesTheHistogramEmpty() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(2).queueWaitSampling(false).name(Pools.uniqueName())
+                .build()) {
+            CountDownLatch ran = new CountDownLatch(SUBMISSIONS);
+            for (int i = 0; i < SUBMISSIONS; i++) {
+                pool.execute(ran::countDown);
+            }
+            Watchdog.awaitLatch("every submission ran", Watchdog.LIMIT, ran, pool::toString);
+            assertEquals(0, pool.statistics().queueWait().samples(), pool.statistics().toString());
+        }
+    }
+
+    @Test
+    void samplingOnCountsSomeOfTheSameSubmissions() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(2).name(Pools.uniqueName()).build()) {
+            CountDownLatch ran = new CountDownLatch(SUBMISSIONS);
+            for (int i = 0; i < SUBMISSIONS; i++) {
+                pool.execute(ran::countDown);
+            }
+            Watchdog.awaitLatch("every submission ran", Watchdog.LIMIT, ran, pool::toString);
+            long samples = pool.statistics().queueWait().samples();
+            assertTrue(samples > 20 && samples < 250, samples + " of " + SUBMISSIONS + " timed; about 100 expected");
+        }
+    }
+
+    @Test
+    void timersAndStructuredCallsAreDecoratedButNeverSampled() throws Exception {
+        AtomicInteger decorated = new AtomicInteger();
+        ForageTaskDecorator decorator = task -> {
+            decorated.incrementAndGet();
+            return task::run;
+        };
+        try (ForagePool pool = ForagePool.builder().threads(1).taskDecorator(decorator).name(Pools.uniqueName())
+                .build()) {
+            Registry r = pool.registry();
+            Runnable task = () -> { };
+            for (int i = 0; i < SUBMISSIONS; i++) {
+                assertTrue(r.decorate(task) instanceof DecoratedJob, "decorate wraps in the decorator alone");
+            }
+            assertEquals(42, (int) pool.install(() -> 42));
+            assertEquals(SUBMISSIONS + 1, decorated.get());
+            CountDownLatch fired = new CountDownLatch(1);
+            pool.schedule(fired::countDown, 1, TimeUnit.MILLISECONDS);
+            Watchdog.awaitLatch("the timer fired", Watchdog.LIMIT, fired, pool::toString);
+            assertEquals(SUBMISSIONS + 2, decorated.get());
+            assertEquals(0, pool.statistics().queueWait().samples(), "no submission was made through execute");
+        }
+    }
+}
