@@ -61,7 +61,7 @@ final class BlockingExecutor implements Executor {
         }
         if (parallelism == 0) {
             throw new RejectedExecutionException("pool " + registry.name + " has maxBlockingThreads 0, rejected "
-                    + TaskName.brief(task) + "; allowed: a pool built with maxBlockingThreads of 1 or more");
+                    + TaskNames.brief(task) + "; allowed: a pool built with maxBlockingThreads of 1 or more");
         }
         if (lifecycle.isShutdown()) {
             // As for execute: submissions stop at shutdown, from the pool's own workers too, even while drainers

@@ -146,7 +146,7 @@ final class Lifecycle {
 
     /** The exception every face throws for a submission after shutdown. */
     RejectedExecutionException rejected(Object job) {
-        return new RejectedExecutionException("pool " + poolName + " is shut down, rejected " + TaskName.brief(job)
+        return new RejectedExecutionException("pool " + poolName + " is shut down, rejected " + TaskNames.brief(job)
                 + "; allowed: jobs submitted before shutdown or close");
     }
 

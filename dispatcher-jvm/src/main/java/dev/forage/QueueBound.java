@@ -38,13 +38,13 @@ final class QueueBound {
 
     /**
      * The exception for a submission that a full queue refused ({@code ForkJoinPool}: "Queue capacity exceeded"):
-     * the queue and its bound, the job named once ({@link TaskName#brief}), and the two ways out. Worded for every
+     * the queue and its bound, the job named once ({@link TaskNames#brief}), and the two ways out. Worded for every
      * face: the setting names ({@code queueCapacity}, {@code whenQueueFull}) are the same in the Java builder and
      * the Kotlin DSL.
      */
     static RejectedExecutionException full(String pool, Object job, String queue, long capacity) {
         return new RejectedExecutionException("pool " + pool + ": queue capacity exceeded (" + queue + " holds "
-                + capacity + " jobs), rejected " + TaskName.brief(job) + "; allowed: a producer that waits for "
+                + capacity + " jobs), rejected " + TaskNames.brief(job) + "; allowed: a producer that waits for "
                 + "its jobs, or whenQueueFull CALLER_RUNS");
     }
 }

@@ -7,12 +7,10 @@ import java.lang.reflect.Method;
  * {@link TaskWrapper} to the innermost task; a coroutine's resumption is named by the coroutine's
  * {@code CoroutineName} and the class of its innermost suspended frame that is not library code (the Kotlin face
  * answers that, loaded by name, so that the Java core needs no Kotlin). Called only for the rare job a diagnostic
- * reports, after it ran: the cost here is not on any job's path.
+ * reports, after it ran: the cost here is not on any job's path. A refusal's message names a job in one string,
+ * {@link TaskNames#brief}, which looks through the wrappers the same way.
  */
 final class TaskName {
-    /** Wrappers looked through at most: a wrapper chain is short, a cycle must not hang a worker. */
-    private static final int MAX_DEPTH = 16;
-
     /** The class of the user's code: a task's class (a lambda's generated class), or a coroutine frame's. */
     final String jobClass;
     /** The coroutine's {@code CoroutineName}, or null. */
@@ -26,39 +24,9 @@ final class TaskName {
         this.wrapperClass = wrapperClass;
     }
 
-    /** The most characters of a job's {@code toString} that a refusal's message quotes. */
-    static final int BRIEF_MAX = 100;
-
-    /**
-     * A job as a refusal's message names it, once: its {@code toString}, cut to {@link #BRIEF_MAX} characters (a
-     * task that prints its whole payload must not make the message a page long), or its class when
-     * {@code toString} throws.
-     */
-    static String brief(Object job) {
-        String s;
-        try {
-            s = String.valueOf(job);
-        } catch (Throwable t) {
-            s = job.getClass().getName();
-        }
-        return s.length() <= BRIEF_MAX ? s : s.substring(0, BRIEF_MAX - 3) + "...";
-    }
-
     static TaskName of(Runnable job) {
         job = QueueWaits.untimed(job); // the pool's own timing wrapper is no part of the job's name
-        Object task = job;
-        for (int depth = 0; depth < MAX_DEPTH && task instanceof TaskWrapper; depth++) {
-            Object inner;
-            try {
-                inner = ((TaskWrapper) task).wrappedTask();
-            } catch (Throwable t) {
-                break; // a user's wrapper failed: name what we have
-            }
-            if (inner == null) {
-                break;
-            }
-            task = inner;
-        }
+        Object task = TaskNames.innermost(job);
         String jobClass = task instanceof Class ? ((Class<?>) task).getName() : task.getClass().getName();
         String coroutineName = null;
         String[] coroutine = Coroutines.describe(task);

@@ -1,5 +1,6 @@
 package dev.forage;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,93 @@ class RefusalMessagesTest {
         };
         RejectedExecutionException e = assertThrows(RejectedExecutionException.class, () -> pool.execute(rude));
         assertTrue(e.getMessage().contains(rude.getClass().getName()), e::getMessage);
+    }
+
+    /**
+     * {@link TaskNames#brief}, the one naming of every face's refusals: a long {@code toString} is cut to 100
+     * characters ending in "...", one of 100 or fewer is kept whole, a wrapper is named by the task inside (by its
+     * class when the wrapper keeps only that), and a {@code toString} that throws gives the class.
+     */
+    @Test
+    void briefCutsALongNameAndLooksThroughWrappers() {
+        String longName = repeat('a', 300);
+        String cut = TaskNames.brief(named(longName));
+        assertEquals(100, cut.length(), cut);
+        assertEquals(repeat('a', 97) + "...", cut);
+        assertEquals(repeat('b', 100), TaskNames.brief(named(repeat('b', 100))));
+        assertEquals("short job", TaskNames.brief(named("short job")));
+        assertEquals("inner job", TaskNames.brief(new Wrapper(new Wrapper(named("inner job")))));
+        assertEquals(LongNamedTask.class.getName(), TaskNames.brief(new Wrapper(LongNamedTask.class)));
+        assertEquals("wrapper of nothing", TaskNames.brief(new Wrapper(null)));
+        assertEquals(Rude.class.getName(), TaskNames.brief(new Wrapper(new Rude())));
+        assertEquals("null", TaskNames.brief(null));
+    }
+
+    /** The pool's own refusals use that naming: a wrapped job is named by the job inside, not by its wrapper. */
+    @Test
+    void aRefusalNamesAWrappedJobByTheJobInside() {
+        ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build();
+        pool.close();
+        RejectedExecutionException e = assertThrows(RejectedExecutionException.class,
+                () -> pool.execute(new Wrapper(new LongNamedTask())));
+        LongNamedTask.assertNamesItOnce(e);
+        assertTrue(!e.getMessage().contains(Wrapper.NAME), e::getMessage);
+    }
+
+    private static String repeat(char c, int n) {
+        StringBuilder b = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            b.append(c);
+        }
+        return b.toString();
+    }
+
+    private static Runnable named(String name) {
+        return new Runnable() {
+            @Override
+            public void run() {
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+    }
+
+    /** A user's wrapper whose own name is not the job's. */
+    private static final class Wrapper implements Runnable, TaskWrapper {
+        static final String NAME = "wrapper of nothing";
+        private final Object task;
+
+        Wrapper(Object task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+        }
+
+        @Override
+        public Object wrappedTask() {
+            return task;
+        }
+
+        @Override
+        public String toString() {
+            return NAME;
+        }
+    }
+
+    private static final class Rude implements Runnable {
+        @Override
+        public void run() {
+        }
+
+        @Override
+        public String toString() {
+            throw new IllegalStateException("no name");
+        }
     }
 
     /** Every bad-input message of the pool's API stays short and says what is allowed or needed. */

@@ -64,11 +64,14 @@ public class ForageBlockingDispatcher internal constructor(
      * Called by kotlinx.coroutines: `withContext(Dispatchers.ForageBlocking) { ... }` ends up here.
      */
     override fun dispatch(context: CoroutineContext, block: Runnable) {
-        if (followsCaller && dispatchOnCallersPool(block)) {
+        // The caller's pool is looked up once per dispatch: it says both where a following dispatch runs and
+        // whether the caller is one of this pool's workers.
+        val callers = if (followsCaller) ForagePool.current() else null
+        if (callers != null && dispatchOnCallersPool(callers, block)) {
             return
         }
         try {
-            if (callerRunsWhenFull && !pool.isCurrentThreadWorker) {
+            if (callerRunsWhenFull && !isPoolWorker(callers)) {
                 // Over a full queue the executor runs an outside caller's task on the caller, which a dispatch
                 // must not: dispatch again from a worker, where a full queue refuses (and executeFair refuses
                 // rather than run inline).
@@ -83,15 +86,22 @@ public class ForageBlockingDispatcher internal constructor(
     }
 
     /**
-     * On a worker of a Forage pool other than this dispatcher's: queues [block] on that pool's blocking executor,
-     * on the worker's own deque, and returns true. False, with nothing queued, on any other thread, on a
-     * single-threaded pool (its jobs run only when a thread drives it, which a blocking call must not wait for),
-     * and when that pool refuses (shut down, no blocking threads, queue full): the caller then dispatches to this
-     * dispatcher's own pool. A worker's submission is never run inline, whatever the pool's queue-full policy.
+     * Whether the calling thread is a worker of [pool]. [callers] is the caller's pool when [followsCaller] looked
+     * it up: a pool is the only face of its workers, so the same answer comes without asking the thread again.
      */
-    private fun dispatchOnCallersPool(block: Runnable): Boolean {
-        val callers = ForagePool.current()
-        if (callers == null || callers === pool || callers.isSingleThreaded) {
+    private fun isPoolWorker(callers: ForagePool?): Boolean =
+        if (followsCaller) callers === pool else pool.isCurrentThreadWorker
+
+    /**
+     * On a worker of [callers], a Forage pool other than this dispatcher's: queues [block] on that pool's blocking
+     * executor, on the worker's own deque, and returns true. False, with nothing queued, on a worker of this
+     * dispatcher's pool, on a single-threaded pool (its jobs run only when a thread drives it, which a blocking
+     * call must not wait for), and when that pool refuses (shut down, no blocking threads, queue full): the caller
+     * then dispatches to this dispatcher's own pool. A worker's submission is never run inline, whatever the
+     * pool's queue-full policy.
+     */
+    private fun dispatchOnCallersPool(callers: ForagePool, block: Runnable): Boolean {
+        if (callers === pool || callers.isSingleThreaded) {
             return false
         }
         return try {

@@ -1,6 +1,7 @@
 package dev.forage.interop;
 
 import dev.forage.ForagePool;
+import dev.forage.TaskNames;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -164,7 +165,7 @@ final class ExecutorCore {
 
     static RejectedExecutionException rejectedAfterShutdown(String who, Object what,
             RejectedExecutionException cause) {
-        return new RejectedExecutionException("the " + who + " is shut down, rejected " + Checks.brief(what)
+        return new RejectedExecutionException("the " + who + " is shut down, rejected " + TaskNames.brief(what)
                 + "; allowed: tasks submitted before shutdown or close", cause);
     }
 
@@ -175,7 +176,7 @@ final class ExecutorCore {
      */
     static RejectedExecutionException rejectedByFullQueue(String who, ForagePool pool, Object what,
             RejectedExecutionException cause) {
-        return new RejectedExecutionException("the " + who + " rejected " + Checks.brief(what) + ": queue capacity "
+        return new RejectedExecutionException("the " + who + " rejected " + TaskNames.brief(what) + ": queue capacity "
                 + "exceeded (queueCapacity " + pool.queueCapacity() + "); allowed: a producer that waits for its "
                 + "tasks, or whenQueueFull CALLER_RUNS", cause);
     }

@@ -1,6 +1,7 @@
 package dev.forage.interop;
 
 import dev.forage.ForagePool;
+import dev.forage.TaskNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -113,7 +114,7 @@ final class ViewLifecycle implements ExecutorLifecycle {
             return ExecutorCore.rejectedByFullQueue(who(), pool, what, cause);
         }
         return new RejectedExecutionException("the " + who() + " is shut down with its pool, rejected "
-                + Checks.brief(what) + "; allowed: tasks submitted before the pool's shutdown", cause);
+                + TaskNames.brief(what) + "; allowed: tasks submitted before the pool's shutdown", cause);
     }
 
     @Override
