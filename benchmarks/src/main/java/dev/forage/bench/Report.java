@@ -473,6 +473,7 @@ public final class Report {
                 List<String> turns = data.info(sc.id(), s.id(), YieldTurns.INFO_KEY);
                 List<String> launchLoop = data.info(sc.id(), s.id(), LaunchLoop.INFO_KEY);
                 List<String> longWakeups = data.info(sc.id(), s.id(), WakeupLatency.OVER_ONE_MILLI_KEY);
+                List<String> afterReturn = data.info(sc.id(), s.id(), WakeupLatency.START_AFTER_RETURN_KEY);
                 List<String> idleCycles = data.info(sc.id(), s.id(), LowLoadCpu.IDLE_CYCLE_KEY);
                 List<String> bits = new ArrayList<>();
                 if (!warmup.isEmpty()) {
@@ -504,6 +505,11 @@ public final class Report {
                     // The CPU a worker spends between two tasks: the pool's own path plus one park, and whether
                     // the excess is in every cycle or in a few (docs/benchmarks.md, "Where Forage trails").
                     bits.add("idle cycle CPU (untimed pass) " + String.join(" / ", idleCycles));
+                }
+                if (!afterReturn.isEmpty()) {
+                    // Where the latency lies: before execute returned (the submitter's path and its unpark), or
+                    // after (the woken worker's path to the job) (docs/benchmarks.md, "Where Forage trails").
+                    bits.add("job start after execute returned (p50) " + String.join(" / ", afterReturn) + " µs");
                 }
                 if (!longWakeups.isEmpty()) {
                     bits.add("wake-ups of 1 ms or more " + String.join(" / ", longWakeups));

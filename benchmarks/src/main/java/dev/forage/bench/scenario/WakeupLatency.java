@@ -6,7 +6,9 @@ import dev.forage.bench.Results;
 import dev.forage.bench.Running;
 import dev.forage.bench.Scenario;
 import dev.forage.bench.Subject;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +37,13 @@ public final class WakeupLatency implements Scenario {
     static final long LONG_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The {@link Results} info key of that count: "n of m" samples of the timed windows. */
     public static final String OVER_ONE_MILLI_KEY = "wakeupsOver1ms";
+    /**
+     * The {@link Results} info key, from outside only: the median time from the moment the submitter's
+     * {@code execute} returned to the job's first instruction, in µs, over the timed windows (negative: the job
+     * started before {@code execute} returned). It splits the latency into the submitter's call, which ends with
+     * the pool's {@code unpark}, and what the woken worker does before it runs the job.
+     */
+    public static final String START_AFTER_RETURN_KEY = "jobStartAfterExecuteReturned";
     /** The inside submitter spins at most this long waiting for another worker to take the job. */
     static final long INSIDE_SPIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -99,10 +108,12 @@ public final class WakeupLatency implements Scenario {
         }
         long overOneMilli = 0;
         long samples = 0;
+        long[] afterReturn = new long[budget.windows * budget.wakeupsPerWindow];
         for (int w = 0; w < budget.windows; w++) {
             Histogram h = newHistogram();
             for (int i = 0; i < budget.wakeupsPerWindow; i++) {
                 sample(probe, random, h);
+                afterReturn[w * budget.wakeupsPerWindow + i] = probe.afterReturn;
             }
             out.add("p50", h.getValueAtPercentile(50) / 1e3);
             out.add("p99", h.getValueAtPercentile(99) / 1e3);
@@ -113,6 +124,11 @@ public final class WakeupLatency implements Scenario {
             samples += h.getTotalCount();
         }
         out.info("strandedInside", probe.stranded);
+        if (!inside && afterReturn.length > 0) {
+            Arrays.sort(afterReturn);
+            out.info(START_AFTER_RETURN_KEY, String.format(Locale.ROOT, "%.1f",
+                    afterReturn[afterReturn.length / 2] / 1e3));
+        }
         // The millisecond tail, counted for every subject: whether a pool meets it more often than the others.
         out.info(OVER_ONE_MILLI_KEY, overOneMilli + " of " + samples);
     }
@@ -142,6 +158,10 @@ public final class WakeupLatency implements Scenario {
         /** How long the inside trigger works before it submits; written before the trigger is submitted. */
         private volatile long workNanos;
         private volatile long latency;
+        /** From outside: when the submitter's {@code execute} returned (the submitter's own field). */
+        private long returnedAt;
+        /** From outside, the last sample's: the job's start less {@link #returnedAt}. */
+        long afterReturn;
         private volatile boolean done;
         /** Inside samples where no other worker took the job within the spin limit. Written by the trigger. */
         volatile long stranded;
@@ -164,11 +184,14 @@ public final class WakeupLatency implements Scenario {
             } else {
                 t0 = System.nanoTime();
                 ex.execute(target);
+                returnedAt = System.nanoTime();
             }
             while (!done) {
                 LockSupport.park(this);
             }
-            return latency;
+            long l = latency;
+            afterReturn = t0 + l - returnedAt;
+            return l;
         }
 
         /** The inside trigger, running on a worker. */
