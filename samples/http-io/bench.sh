@@ -62,8 +62,8 @@ total() { awk '/requests in/ { print $1 }' "$1"; }
 
 run_backend() {
     local backend="$1" round="$2" log="$OUT/$1-$2" serve="$1" flags=()
-    if [[ "$backend" == forage-io-no-takeover ]]; then # the same server with selector takeover off (docs/io.md section 6)
-        serve=forage-io; flags=(-Dforage.io.takeoverMillis=0)
+    if [[ "$backend" == forage-io-takeover ]]; then # the same server with selector takeover on (docs/io.md section 6)
+        serve=forage-io; flags=(-Dforage.io.takeoverMillis=1)
     fi
     java -Xms256m -Xmx256m "${flags[@]}" -cp "$CP" dev.forage.samples.httpio.MainKt "$serve" "$PORT" "$THREADS" \
         > "$log.server" 2>&1 &
@@ -99,7 +99,7 @@ echo "saturation: $SAT_CONNS connections ${SAT_S}s; moderate: $MOD_CONNS connect
     "mixed: as moderate, every ${MIX_HEAVY_EVERY}th request $MIX_HEAVY_ROUNDS rounds"
 COLUMNS_LINE="round backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps mix_p99_us"
 echo "$COLUMNS_LINE"
-read -r -a ORDER <<< "${BACKENDS:-forage-io forage-io-no-takeover netty-epoll netty-nio ktor-cio}"
+read -r -a ORDER <<< "${BACKENDS:-forage-io forage-io-takeover netty-epoll netty-nio ktor-cio}"
 for r in $(seq "$ROUNDS"); do
     list=("${ORDER[@]}")
     if (( r % 2 == 0 )); then # every other round in reverse order, so drift of the machine hits all backends alike

@@ -239,6 +239,29 @@ public final class ForagePoolBuilder {
     }
 
     /**
+     * IO workers only: lets an IO worker that is idle, or between jobs, serve a neighbour's channels once that neighbour has left them
+     * unwatched for {@code time} (it runs a long job, or the OS descheduled it), instead of the channels waiting for
+     * their own worker as they do on Netty's event loops. A whole number of milliseconds from 0 (off, the default)
+     * to 60 000. It pays where handlers run jobs of milliseconds on the IO workers and the other connections of that
+     * worker must not wait for them; it costs the others: a sleeping IO worker wakes to look at its neighbours every
+     * {@code time} while one runs with waits pending, and up to every 16 ms while they only have connections, and
+     * served connections run, for a while, on a worker whose cache does not hold them. {@code docs/io.md}, section 6,
+     * has the protocol and the measured cost.
+     *
+     * <pre>{@code
+     * ForagePool pool = ForagePool.builder().ioWorkers().ioTakeover(1, TimeUnit.MILLISECONDS).build();
+     * }</pre>
+     *
+     * @throws IllegalArgumentException if {@code time} is negative, above 60 000 ms or not whole milliseconds;
+     *     {@link #build()} throws it if the pool has no {@link #ioWorkers()}
+     */
+    public ForagePoolBuilder ioTakeover(long time, TimeUnit unit) {
+        settings.tuning = settings.tuning.withMillis(Tunable.IO_TAKEOVER_MILLIS, "ioTakeover", " (off)", time, unit);
+        settings.ioTakeoverSet = true;
+        return this;
+    }
+
+    /**
      * Wraps every task submitted to the pool, on the submitting thread, before it is queued, as Spring's
      * {@code TaskDecorator} does: the place to capture a logging MDC, a tracing context or a security context and
      * restore it on the worker. Which submissions are decorated (and why {@code join} halves and scope spawns are
@@ -425,6 +448,10 @@ public final class ForagePoolBuilder {
         if (settings.ioWorkers && settings.threads == 0) {
             throw new IllegalArgumentException("ioWorkers() needs worker threads, and singleThreaded() asks for none; "
                     + "allowed: ioWorkers() with threads(n), n >= 1");
+        }
+        if (settings.ioTakeoverSet && !settings.ioWorkers) {
+            throw new IllegalArgumentException("ioTakeover(...) applies to IO workers, and this pool has none; "
+                    + "allowed: ioTakeover(...) together with ioWorkers()");
         }
         if (settings.ioWorkers && settings.sleepProtocol != SleepProtocol.JEC) {
             throw new IllegalArgumentException("ioWorkers needs SleepProtocol.JEC (the default), was "

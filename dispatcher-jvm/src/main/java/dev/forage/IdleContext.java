@@ -32,4 +32,13 @@ interface IdleContext {
 
     /** This worker's statistics, written only by this worker. */
     WorkerStatistics statistics();
+
+    /**
+     * A pause between two searches of an idle worker that must not sleep yet: {@link Thread#yield()}, or, on an IO
+     * worker, a look at its own selector instead ({@code Worker.yieldOrLook}). Speed only: a protocol's proofs never
+     * count on what a pause does.
+     */
+    default void pause() {
+        Thread.yield();
+    }
 }

@@ -107,7 +107,7 @@ final class JecSleep implements Sleep {
             context.wakeupWithoutWork();
         }
         if (idle.rounds < roundsUntilSleepy) {
-            Thread.yield();
+            context.pause();
             idle.rounds++;
         } else if (idle.rounds == roundsUntilSleepy) {
             // No yield here (Rayon yields): Rayon's module asks for one more search after getting sleepy, not for a
@@ -119,10 +119,10 @@ final class JecSleep implements Sleep {
                 // to be woken by its next push. One yield lets it run and post: S2 then fails, and the nap takes
                 // over (docs/sleep.md section 3.7).
                 idle.yieldBeforeSleep = false;
-                Thread.yield();
+                context.pause();
             }
         } else if (idle.rounds < roundsUntilSleeping) {
-            Thread.yield();
+            context.pause();
             idle.rounds++;
         } else if (idle.sawPosts && !idle.napped && napNanos > 0) {
             // The nap (docs/sleep.md section 3.7): we saw posts that our searches did not find (a failed S2),
@@ -143,7 +143,7 @@ final class JecSleep implements Sleep {
             // only: the search that follows is the same.
             idle.sawPosts = true;
             if (napNanos == 0) {
-                Thread.yield();
+                Thread.yield(); // not the context's pause: this loop has no bound, so it gives the CPU up
             }
         }
     }

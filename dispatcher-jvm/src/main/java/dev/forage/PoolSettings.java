@@ -32,6 +32,8 @@ final class PoolSettings {
     /** 0: workers never retire. */
     long keepAliveNanos = DEFAULT_KEEP_ALIVE_NANOS;
     boolean ioWorkers;
+    /** Whether {@code ioTakeover} was called, which needs {@link #ioWorkers}. */
+    boolean ioTakeoverSet;
     /** The default of {@code keepAlive}: 60 seconds. */
     static final long DEFAULT_KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(60);
     /** The pool's tunables: the defaults, or what {@code tune} and {@code longJobThreshold} set. */

@@ -159,13 +159,16 @@ enum Tunable {
     IO_CLOSED_CHECK_MILLIS("ioClosedCheckMillis", "forage.io.closedCheckMillis", 250, 1, 60_000),
 
     /**
-     * IO workers, in milliseconds: a channel belongs to one worker's selector; when that worker has not looked at it
-     * for this long (it runs a long job, or the OS descheduled it) while waits are pending, another IO worker takes
-     * the selector over for a moment and runs what the readiness resumes ({@code docs/io.md} section 6). A sleeping
-     * worker watches its neighbours this often while one is exposed, and every 16 ms while they only have channels. 0
-     * turns takeover off: a channel then waits for its own worker, as in Netty's event loops.
+     * IO workers, in milliseconds ({@code ForagePoolBuilder.ioTakeover}): a channel belongs to one worker's selector;
+     * when that worker has not looked at it for this long (it runs a long job, or the OS descheduled it) while waits
+     * are pending, another IO worker, idle or between jobs, takes the selector over for a moment and runs what the readiness resumes
+     * ({@code docs/io.md} section 6). A sleeping worker watches its neighbours this often while one is exposed, and
+     * every 16 ms while they only have channels. 0, the default, turns takeover off: a channel waits for its own
+     * worker, as in Netty's event loops. Off by default because, on the HTTP sample, the watching and the served
+     * connections' moves cost more at saturation and at a low rate than the takeover returned with long requests
+     * mixed in ({@code docs/benchmarks.md}).
      */
-    IO_TAKEOVER_MILLIS("ioTakeoverMillis", "forage.io.takeoverMillis", 1, 0, 60_000),
+    IO_TAKEOVER_MILLIS("ioTakeoverMillis", "forage.io.takeoverMillis", 0, 0, 60_000),
 
     /**
      * The monitor's blocked-job threshold, in milliseconds ({@code docs/monitor.md}): a worker that stays in one

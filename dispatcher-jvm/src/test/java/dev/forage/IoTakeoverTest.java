@@ -1,7 +1,9 @@
 package dev.forage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.testing.Watchdog;
@@ -36,64 +38,125 @@ class IoTakeoverTest {
      */
     @Test
     void aChannelWhoseWorkerIsStuckInALongJobIsServedByANeighbour() throws Exception {
-        try (ForagePool pool = SelectorParkerTest.ioPool("takeover", 2);
+        try (ForagePool pool = takeoverPool("takeover", 1);
                 ServerSocketChannel server = SelectorParkerTest.server()) {
-            SocketChannel[] p = SelectorParkerTest.pair(server);
-            SocketChannel[] spare = SelectorParkerTest.pair(server); // dealt to worker 0 when the job runs on 1
-            CountDownLatch registered = new CountDownLatch(1);
-            CountDownLatch told = new CountDownLatch(1);
-            AtomicReference<String> stuckOn = new AtomicReference<>();
-            AtomicReference<String> toldOn = new AtomicReference<>();
-            AtomicBoolean servedWhileStuck = new AtomicBoolean();
-            CountDownLatch jobEnded = new CountDownLatch(1);
-            pool.execute(() -> {
-                stuckOn.set(Thread.currentThread().getName());
-                // The channel must belong to this worker. New channels are dealt to the IO workers in turn from
-                // worker 0 (docs/io.md, "Ownership"), and none was dealt before: on worker 1, one other first.
-                if (ForagePool.currentWorkerIndex() == 1) {
-                    pool.awaitReadiness(spare[1], SelectionKey.OP_READ, new ReadinessListener() {
-                        @Override
-                        public void ready(SelectableChannel channel) {}
-
-                        @Override
-                        public void failed(Throwable error) {}
-                    });
-                }
-                pool.awaitReadiness(p[1], SelectionKey.OP_READ, new ReadinessListener() {
-                    @Override
-                    public void ready(SelectableChannel channel) {
-                        toldOn.set(Thread.currentThread().getName());
-                        told.countDown();
-                    }
-
-                    @Override
-                    public void failed(Throwable error) {
-                        toldOn.set("failed: " + error);
-                        told.countDown();
-                    }
-                });
-                registered.countDown();
-                try {
-                    servedWhileStuck.set(told.await(WAIT_SECONDS, TimeUnit.SECONDS)); // the long job
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } finally {
-                    jobEnded.countDown();
-                }
-            });
-            assertTrue(registered.await(WAIT_SECONDS, TimeUnit.SECONDS));
-            p[0].write(ByteBuffer.wrap(new byte[] {1}));
-            assertTrue(jobEnded.await(WAIT_SECONDS + 10, TimeUnit.SECONDS));
-            assertTrue(servedWhileStuck.get(), "the readiness waited for the stuck owner");
-            assertNotEquals(stuckOn.get(), toldOn.get(), "told on the stuck owner itself");
-            assertTrue(toldOn.get().startsWith("takeover"), "told on a worker of the pool: " + toldOn.get());
+            Stuck stuck = stuckOwner(pool, server, WAIT_SECONDS * 1000);
+            assertTrue(stuck.servedWhileStuck, "the readiness waited for the stuck owner");
+            assertNotEquals(stuck.stuckOn, stuck.toldOn, "told on the stuck owner itself");
+            assertTrue(stuck.toldOn.startsWith("takeover"), "told on a worker of the pool: " + stuck.toldOn);
             // Counted before the neighbour told the listener, so the chain listener, job, this thread sees it.
             assertTrue(pool.statistics().count(PoolCounter.IO_TAKEOVERS) >= 1, pool.statistics()::toString);
-            p[0].close();
-            p[1].close();
-            spare[0].close();
-            spare[1].close();
         }
+    }
+
+    /**
+     * Takeover is off unless asked for: the stuck owner's channel waits for its owner, as on Netty's event loops,
+     * and is told there once the job ends. The window is 300 ms, 300 times the delay the takeover would use.
+     */
+    @Test
+    void offByDefaultAChannelWaitsForItsOwnWorker() throws Exception {
+        try (ForagePool pool = SelectorParkerTest.ioPool("owner-only", 2);
+                ServerSocketChannel server = SelectorParkerTest.server()) {
+            Stuck stuck = stuckOwner(pool, server, 300);
+            assertFalse(stuck.servedWhileStuck, "a neighbour served the channel with takeover off");
+            assertEquals(stuck.stuckOn, stuck.toldOn, "told on another worker than the channel's owner");
+            assertEquals(0, pool.statistics().count(PoolCounter.IO_TAKEOVERS), pool.statistics()::toString);
+        }
+    }
+
+    @Test
+    void badTakeoverSettingsAreRefusedWithWhatIsAllowed() {
+        IllegalArgumentException noIo = assertThrows(IllegalArgumentException.class,
+                () -> ForagePool.builder().ioTakeover(1, TimeUnit.MILLISECONDS).build());
+        assertEquals("ioTakeover(...) applies to IO workers, and this pool has none; allowed: ioTakeover(...) "
+                + "together with ioWorkers()", noIo.getMessage());
+        IllegalArgumentException fraction = assertThrows(
+                IllegalArgumentException.class,
+                () -> ForagePool.builder().ioWorkers().ioTakeover(500, TimeUnit.MICROSECONDS));
+        assertEquals("ioTakeover must be a whole number of milliseconds from 0 (off) to 60000 ms, was 500 "
+                + "MICROSECONDS", fraction.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> ForagePool.builder().ioWorkers().ioTakeover(-1, TimeUnit.MILLISECONDS));
+        assertThrows(NullPointerException.class,
+                () -> ForagePool.builder().ioWorkers().ioTakeover(1, null));
+    }
+
+    /** A two-worker IO pool with takeover on, after {@code millis}. */
+    static ForagePool takeoverPool(String name, long millis) {
+        return ForagePool.builder().ioWorkers().threads(2).name(name).ioTakeover(millis, TimeUnit.MILLISECONDS)
+                .build();
+    }
+
+    /** Where a stuck owner's channel was told, and whether before the owner's job ended. */
+    private static final class Stuck {
+        final String stuckOn;
+        final String toldOn;
+        final boolean servedWhileStuck;
+
+        Stuck(String stuckOn, String toldOn, boolean servedWhileStuck) {
+            this.stuckOn = stuckOn;
+            this.toldOn = toldOn;
+            this.servedWhileStuck = servedWhileStuck;
+        }
+    }
+
+    /**
+     * A worker registers a read wait on a channel it owns, then runs a job that ends when that wait's listener has
+     * run or after {@code stuckMillis}, while the test makes the channel readable.
+     */
+    private static Stuck stuckOwner(ForagePool pool, ServerSocketChannel server, long stuckMillis) throws Exception {
+        SocketChannel[] p = SelectorParkerTest.pair(server);
+        SocketChannel[] spare = SelectorParkerTest.pair(server); // dealt to worker 0 when the job runs on 1
+        CountDownLatch registered = new CountDownLatch(1);
+        CountDownLatch told = new CountDownLatch(1);
+        AtomicReference<String> stuckOn = new AtomicReference<>();
+        AtomicReference<String> toldOn = new AtomicReference<>();
+        AtomicBoolean servedWhileStuck = new AtomicBoolean();
+        CountDownLatch jobEnded = new CountDownLatch(1);
+        pool.execute(() -> {
+            stuckOn.set(Thread.currentThread().getName());
+            // The channel must belong to this worker. New channels are dealt to the IO workers in turn from
+            // worker 0 (docs/io.md, "Ownership"), and none was dealt before: on worker 1, one other first.
+            if (ForagePool.currentWorkerIndex() == 1) {
+                pool.awaitReadiness(spare[1], SelectionKey.OP_READ, new ReadinessListener() {
+                    @Override
+                    public void ready(SelectableChannel channel) {}
+
+                    @Override
+                    public void failed(Throwable error) {}
+                });
+            }
+            pool.awaitReadiness(p[1], SelectionKey.OP_READ, new ReadinessListener() {
+                @Override
+                public void ready(SelectableChannel channel) {
+                    toldOn.set(Thread.currentThread().getName());
+                    told.countDown();
+                }
+
+                @Override
+                public void failed(Throwable error) {
+                    toldOn.set("failed: " + error);
+                    told.countDown();
+                }
+            });
+            registered.countDown();
+            try {
+                servedWhileStuck.set(told.await(stuckMillis, TimeUnit.MILLISECONDS)); // the long job
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                jobEnded.countDown();
+            }
+        });
+        assertTrue(registered.await(WAIT_SECONDS, TimeUnit.SECONDS));
+        p[0].write(ByteBuffer.wrap(new byte[] {1}));
+        assertTrue(jobEnded.await(stuckMillis + WAIT_SECONDS * 1000, TimeUnit.MILLISECONDS));
+        assertTrue(told.await(WAIT_SECONDS, TimeUnit.SECONDS), "never told");
+        p[0].close();
+        p[1].close();
+        spare[0].close();
+        spare[1].close();
+        return new Stuck(stuckOn.get(), toldOn.get(), servedWhileStuck.get());
     }
 
     /**
@@ -113,7 +176,7 @@ class IoTakeoverTest {
         SelectorIo io;
         ForagePool closed;
         try (ForagePool pool = ForagePool.builder().ioWorkers().threads(2).name("takeover-echo")
-                .uncaughtExceptionHandler((t, e) -> errors.add(e)).build();
+                .ioTakeover(1, TimeUnit.MILLISECONDS).uncaughtExceptionHandler((t, e) -> errors.add(e)).build();
                 ServerSocketChannel server = SelectorParkerTest.server()) {
             List<SocketChannel> clients = new ArrayList<>();
             for (int i = 0; i < connections; i++) {

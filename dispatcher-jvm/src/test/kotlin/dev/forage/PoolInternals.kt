@@ -28,4 +28,5 @@ internal class PoolBuilderView(private val b: ForagePoolBuilder) {
     val queueFullPolicy: QueueFullPolicy get() = b.settings.queueFullPolicy
     val longJobMillis: Long get() = b.settings.tuning.get(Tunable.JFR_LONG_JOB_MILLIS)
     val blockedJobMillis: Long get() = b.settings.tuning.get(Tunable.BLOCKED_JOB_MILLIS)
+    val ioTakeoverMillis: Long get() = b.settings.tuning.get(Tunable.IO_TAKEOVER_MILLIS)
 }

@@ -264,6 +264,23 @@ public actual class ForageDispatcherBuilder internal constructor() {
      */
     public var sleepProtocol: SleepProtocol = SleepProtocol.JEC
 
+    /**
+     * IO workers only: how long a worker may leave its channels unwatched (it runs a long job, or the OS
+     * descheduled it) before another IO worker, idle or between jobs, serves them. Whole milliseconds; null (the
+     * default) leaves it to the system property `forage.io.takeoverMillis`, which is 0 (off) unless set: a channel
+     * then waits for its own worker, as on Netty's event loops. Worth it when handlers run jobs of milliseconds on
+     * the IO workers; it costs wake-ups otherwise. See [ForagePoolBuilder.ioTakeover].
+     * ```
+     * forageDispatcher { ioWorkers = true; ioTakeover = 1.milliseconds }
+     * ```
+     */
+    public var ioTakeover: kotlin.time.Duration? = null
+        set(value) {
+            requireNotNull(value) { "ioTakeover must not be null; leave it unset for the default (off)" }
+            inLargestUnit(value) { time, unit -> ForagePool.builder().ioWorkers().ioTakeover(time, unit) }
+            field = value
+        }
+
     internal fun buildPool(): ForagePool = poolBuilder().build()
 
     /** The Java builder these settings make; tests compare it setting by setting. */
@@ -286,6 +303,12 @@ public actual class ForageDispatcherBuilder internal constructor() {
         builder.sleepProtocol(sleepProtocol)
         builder.queueCapacity(queueCapacity).whenQueueFull(whenQueueFull)
         if (ioWorkers) builder.ioWorkers()
+        ioTakeover?.let {
+            require(ioWorkers) {
+                "ioTakeover applies to IO workers; set ioWorkers = true as well, or leave ioTakeover unset"
+            }
+            builder.ioTakeover(it.inWholeNanoseconds, TimeUnit.NANOSECONDS)
+        }
         name?.let { builder.name(it) }
         threadFactory?.let { builder.threadFactory(it) }
         uncaughtExceptionHandler?.let { setUncaughtExceptionHandler(builder, it) }

@@ -39,6 +39,7 @@ class BuilderParitySpec : FunSpec({
             queueWaitSampling = false
             uncaughtExceptionHandler = handler
             ioWorkers = true
+            ioTakeover = 2.milliseconds
             sleepProtocol = SleepProtocol.JEC
             queueCapacity = 1_000
             whenQueueFull = QueueFullPolicy.CALLER_RUNS
@@ -57,6 +58,7 @@ class BuilderParitySpec : FunSpec({
         java.queueWaitSampling shouldBe false
         java.handler shouldBeSameInstanceAs handler
         java.ioWorkers shouldBe true
+        java.ioTakeoverMillis shouldBe 2L
         java.queueCapacity shouldBe 1_000
         java.queueFullPolicy shouldBe QueueFullPolicy.CALLER_RUNS
         val started = mutableListOf<Thread>()
@@ -69,6 +71,8 @@ class BuilderParitySpec : FunSpec({
         PoolBuilderView(ForageDispatcherBuilder().apply { blockingDetection = Duration.ZERO }.poolBuilder())
             .blockedJobMillis shouldBe 0L
         PoolBuilderView(ForageDispatcherBuilder().poolBuilder()).queueWaitSampling shouldBe true
+        PoolBuilderView(ForageDispatcherBuilder().apply { ioWorkers = true }.poolBuilder())
+            .ioTakeoverMillis shouldBe 0L
     }
 
     test("the decorator wraps the dispatches of a coroutine") {
@@ -108,6 +112,11 @@ class BuilderParitySpec : FunSpec({
             "blockingDetection must be a whole number of milliseconds from 0 (off) to 60000 ms, was 1.5ms"
         shouldThrow<IllegalArgumentException> { b.blockingDetection = 61.seconds }.message shouldContain
             "was 1m 1s"
+        shouldThrow<IllegalArgumentException> { b.ioTakeover = 1500.microseconds }.message shouldBe
+            "ioTakeover must be a whole number of milliseconds from 0 (off) to 60000 ms, was 1.5ms"
+        shouldThrow<IllegalArgumentException> {
+            ForageDispatcherBuilder().apply { ioTakeover = 1.milliseconds }.poolBuilder()
+        }.message shouldBe "ioTakeover applies to IO workers; set ioWorkers = true as well, or leave ioTakeover unset"
         shouldThrow<IllegalArgumentException> { b.longJobThreshold = (-1).milliseconds }.message shouldContain
             "longJobThreshold must be a whole number of milliseconds"
         shouldThrow<IllegalArgumentException> { b.taskDecorator = null }.message shouldContain "must not be null"
