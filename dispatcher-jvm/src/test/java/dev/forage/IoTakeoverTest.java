@@ -41,9 +41,9 @@ class IoTakeoverTest {
         try (ForagePool pool = takeoverPool("takeover", 1);
                 ServerSocketChannel server = SelectorParkerTest.server()) {
             Stuck stuck = stuckOwner(pool, server, WAIT_SECONDS * 1000);
-            assertTrue(stuck.servedWhileStuck, "the readiness waited for the stuck owner");
-            assertNotEquals(stuck.stuckOn, stuck.toldOn, "told on the stuck owner itself");
-            assertTrue(stuck.toldOn.startsWith("takeover"), "told on a worker of the pool: " + stuck.toldOn);
+            assertTrue(stuck.servedWhileStuck(), "the readiness waited for the stuck owner");
+            assertNotEquals(stuck.stuckOn(), stuck.toldOn(), "told on the stuck owner itself");
+            assertTrue(stuck.toldOn().startsWith("takeover"), "told on a worker of the pool: " + stuck.toldOn());
             // Counted before the neighbour told the listener, so the chain listener, job, this thread sees it.
             assertTrue(pool.statistics().count(PoolCounter.IO_TAKEOVERS) >= 1, pool.statistics()::toString);
         }
@@ -58,8 +58,8 @@ class IoTakeoverTest {
         try (ForagePool pool = SelectorParkerTest.ioPool("owner-only", 2);
                 ServerSocketChannel server = SelectorParkerTest.server()) {
             Stuck stuck = stuckOwner(pool, server, 300);
-            assertFalse(stuck.servedWhileStuck, "a neighbour served the channel with takeover off");
-            assertEquals(stuck.stuckOn, stuck.toldOn, "told on another worker than the channel's owner");
+            assertFalse(stuck.servedWhileStuck(), "a neighbour served the channel with takeover off");
+            assertEquals(stuck.stuckOn(), stuck.toldOn(), "told on another worker than the channel's owner");
             assertEquals(0, pool.statistics().count(PoolCounter.IO_TAKEOVERS), pool.statistics()::toString);
         }
     }
@@ -88,17 +88,7 @@ class IoTakeoverTest {
     }
 
     /** Where a stuck owner's channel was told, and whether before the owner's job ended. */
-    private static final class Stuck {
-        final String stuckOn;
-        final String toldOn;
-        final boolean servedWhileStuck;
-
-        Stuck(String stuckOn, String toldOn, boolean servedWhileStuck) {
-            this.stuckOn = stuckOn;
-            this.toldOn = toldOn;
-            this.servedWhileStuck = servedWhileStuck;
-        }
-    }
+    private record Stuck(String stuckOn, String toldOn, boolean servedWhileStuck) {}
 
     /**
      * A worker registers a read wait on a channel it owns, then runs a job that ends when that wait's listener has
