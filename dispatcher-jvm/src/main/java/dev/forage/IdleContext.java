@@ -35,7 +35,7 @@ interface IdleContext {
 
     /**
      * A pause between two searches of an idle worker that must not sleep yet: {@link Thread#yield()}, or, on an IO
-     * worker, a look at its own selector instead ({@code Worker.yieldOrLook}). Speed only: a protocol's proofs never
+     * worker, a look at its own selector instead ({@code Worker.pause}). Speed only: a protocol's proofs never
      * count on what a pause does.
      */
     default void pause() {
