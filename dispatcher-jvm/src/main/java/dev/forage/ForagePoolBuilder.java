@@ -239,14 +239,14 @@ public final class ForagePoolBuilder {
     }
 
     /**
-     * IO workers only: lets an IO worker that is idle, or between jobs, serve a neighbour's channels once that neighbour has left them
-     * unwatched for {@code time} (it runs a long job, or the OS descheduled it), instead of the channels waiting for
-     * their own worker as they do on Netty's event loops. A whole number of milliseconds from 0 (off, the default)
-     * to 60 000. It pays where handlers run jobs of milliseconds on the IO workers and the other connections of that
-     * worker must not wait for them; it costs the others: a sleeping IO worker wakes to look at its neighbours every
-     * {@code time} while one runs with waits pending, and up to every 16 ms while they only have connections, and
-     * served connections run, for a while, on a worker whose cache does not hold them. {@code docs/io.md}, section 6,
-     * has the protocol and the measured cost.
+     * IO workers only: lets an IO worker that is idle, or between jobs, serve a neighbour's channels once that
+     * neighbour has left them unwatched for {@code time} (it runs a long job, or the OS descheduled it), instead of the
+     * channels waiting for their own worker as they do on Netty's event loops. A whole number of milliseconds from 0
+     * (off, the default) to 60 000. It pays where handlers run jobs of milliseconds on the IO workers and the other
+     * connections of that worker must not wait for them; it costs the others: a sleeping IO worker wakes to look at its
+     * neighbours every {@code time} while one runs with waits pending, and up to every 16 ms while they only have
+     * connections, and served connections run, for a while, on a worker whose cache does not hold them.
+     * {@code docs/io.md}, section 6, has the protocol; {@code docs/benchmarks.md}, "Selector takeover", its cost.
      *
      * <pre>{@code
      * ForagePool pool = ForagePool.builder().ioWorkers().ioTakeover(1, TimeUnit.MILLISECONDS).build();

@@ -161,12 +161,12 @@ enum Tunable {
     /**
      * IO workers, in milliseconds ({@code ForagePoolBuilder.ioTakeover}): a channel belongs to one worker's selector;
      * when that worker has not looked at it for this long (it runs a long job, or the OS descheduled it) while waits
-     * are pending, another IO worker, idle or between jobs, takes the selector over for a moment and runs what the readiness resumes
-     * ({@code docs/io.md} section 6). A sleeping worker watches its neighbours this often while one is exposed, and
-     * every 16 ms while they only have channels. 0, the default, turns takeover off: a channel waits for its own
-     * worker, as in Netty's event loops. Off by default because, on the HTTP sample, the watching and the served
-     * connections' moves cost more at saturation and at a low rate than the takeover returned with long requests
-     * mixed in ({@code docs/benchmarks.md}).
+     * are pending, another IO worker, idle or between jobs, takes the selector over for a moment and runs what the
+     * readiness resumes ({@code docs/io.md} section 6). A sleeping worker watches its neighbours this often while one
+     * is exposed, and every 16 ms while they only have channels. 0, the default, turns takeover off: a channel waits
+     * for its own worker, as in Netty's event loops. Off by default because, on the HTTP sample, it cost requests/s at
+     * saturation in every round of two runs and CPU at a low rate in most rounds, and stayed within the rounds' spread
+     * with long requests mixed in, the case it is for ({@code docs/benchmarks.md}, "Selector takeover").
      */
     IO_TAKEOVER_MILLIS("ioTakeoverMillis", "forage.io.takeoverMillis", 0, 0, 60_000),
 
