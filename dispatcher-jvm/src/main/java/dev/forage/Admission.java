@@ -9,8 +9,9 @@ package dev.forage;
  * dispatch from outside, and a pool should pay there only for what it was built with. A pool with no decorator and
  * sampling off hands the task on with no test for either. The call site in {@code Registry.admit} is shared by every
  * pool of the JVM: pools built alike (the usual case) show it one class, which the JIT inlines, and two kinds of
- * pool still inline both; three or more make it a virtual call, a few nanoseconds. The rarer paths ({@link #decorate}, {@link #decorateCall}: timers, scopes, the blocking executor,
- * structured calls from outside) test the decorator where they need it.
+ * pool still inline both; three or more make it a virtual call, a few nanoseconds. The rarer paths
+ * ({@link #decorate}, {@link #decorateCall}: timers, scopes, the blocking executor, structured calls from outside)
+ * test the decorator where they need it.
  */
 abstract class Admission {
     /** The builder's decorator, or null: submissions are queued as they are. */

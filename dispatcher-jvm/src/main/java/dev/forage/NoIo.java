@@ -40,6 +40,11 @@ final class NoIo implements PoolIo {
     }
 
     @Override
+    public boolean ownsSelector(int index) {
+        return false;
+    }
+
+    @Override
     public boolean workersMayRetire() {
         return true;
     }

@@ -16,6 +16,12 @@ interface PoolIo {
     boolean hasIoWorkers();
 
     /**
+     * Whether worker {@code index} owns a selector to look at: a core worker of a pool with IO workers. The extra
+     * slots that stand in for blocked workers own none.
+     */
+    boolean ownsSelector(int index);
+
+    /**
      * One parker per worker slot, {@code slots} of them: how each worker blocks and is woken. An IO worker's parks
      * in its reactor's select.
      */

@@ -133,6 +133,11 @@ final class SelectorIo implements PoolIo {
     }
 
     @Override
+    public boolean ownsSelector(int index) {
+        return reactor(index) != null;
+    }
+
+    @Override
     public boolean workersMayRetire() {
         return false;
     }

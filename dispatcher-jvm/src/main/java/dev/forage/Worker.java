@@ -102,8 +102,9 @@ final class Worker extends WorkerPad1 implements IdleContext {
         Tuning tuning = registry.tuning;
         this.timerCheckInterval = tuning.getInt(Tunable.TIMER_CHECK_INTERVAL);
         this.longJobNanos = TimeUnit.MILLISECONDS.toNanos(tuning.get(Tunable.JFR_LONG_JOB_MILLIS));
-        // Without IO workers there is no selector to look at: the countdown practically never reaches the empty poll.
-        this.ioPollInterval = io.hasIoWorkers() ? tuning.getInt(Tunable.IO_POLL_INTERVAL) : Integer.MAX_VALUE;
+        // Without a selector of its own (no IO workers, or a stand-in's slot) this worker has nothing to look at: the
+        // countdown practically never reaches the empty poll, and an idle round's pause yields.
+        this.ioPollInterval = io.ownsSelector(index) ? tuning.getInt(Tunable.IO_POLL_INTERVAL) : Integer.MAX_VALUE;
         this.maxHelpDepth = tuning.getInt(Tunable.MAX_HELP_DEPTH);
         this.fairnessInterval = tuning.getInt(Tunable.FAIRNESS_INTERVAL);
         this.injectedStreamRounds = tuning.getInt(Tunable.INJECTED_STREAM_ROUNDS);
@@ -402,9 +403,14 @@ final class Worker extends WorkerPad1 implements IdleContext {
             timerCheck();
         }
         if (--untilIoPoll == 0) {
-            untilIoPoll = ioPollInterval;
-            io.poll(index);
+            pollIo();
         }
+    }
+
+    /** A look at this worker's selector, which starts the countdown to the next one again. */
+    private void pollIo() {
+        untilIoPoll = ioPollInterval;
+        io.poll(index);
     }
 
     private void timerCheck() {
@@ -495,8 +501,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
     @Override
     public void pause() {
         if (ioPollInterval != Integer.MAX_VALUE) {
-            untilIoPoll = ioPollInterval;
-            io.poll(index);
+            pollIo();
         } else {
             Thread.yield();
         }
