@@ -196,24 +196,29 @@ final class IoReactor {
     }
 
     /**
+     * The timeout of a select with no limit. Not {@code select()} or {@code select(0)}: a busy server's selects
+     * all have a limit, so the JIT compiles the test that tells the two apart (ours, and the JDK's in
+     * {@code Selector.select(long)}) as a trap, and the first unbounded select after the load drops would recompile
+     * the worker's whole idle path. Every select passes a positive limit; this one is about 24 days, which every
+     * selector implementation takes (Windows' included, whose native select holds seconds in 32 bits).
+     */
+    static final long NO_LIMIT_MILLIS = Integer.MAX_VALUE;
+
+    /**
      * P3: blocks in a select for {@code nanos} rounded up to whole milliseconds (never earlier than asked; at
      * least one), or with no limit for {@link Parker#FOREVER}; bounded by {@link Tunable#IO_CLOSED_CHECK_MILLIS}
      * while waits are pending, since a channel closed by another thread wakes no selector.
      */
     void select(long nanos) {
-        long millis = nanos == Parker.FOREVER ? 0L : (nanos + MILLI - 1) / MILLI;
+        long millis = nanos == Parker.FOREVER ? NO_LIMIT_MILLIS : Math.max((nanos + MILLI - 1) / MILLI, 1L);
         // Bounded also while a key holds interest with no wait pending: a wait handed over for it woke nobody (H2),
         // and it must still fail if its channel is closed meanwhile (docs/io.md section 3.1).
         if (waits.pendingChannels() > 0 || waits.interestedChannels() > 0) {
-            millis = millis == 0L ? closedCheckMillis : Math.min(millis, closedCheckMillis);
+            millis = Math.min(millis, closedCheckMillis);
         }
         millis = takeover.watchBound(this, millis); // T3: shorter while a neighbour's channels are unwatched
         try {
-            if (millis == 0L) {
-                selector.select();
-            } else {
-                selector.select(millis);
-            }
+            selector.select(millis);
         } catch (IOException e) {
             throw selectFailed("select", e);
         }

@@ -61,9 +61,9 @@ final class IoTakeover {
     }
 
     /**
-     * T3, {@code self}'s owner at P3 (after P1 published that it selects): the select bound in milliseconds (0: none)
-     * given the bound {@code millis} it had, shorter while a neighbour has channels. Marks {@code self} as watching
-     * when it bounds the select, which {@link #firstChannel} reads.
+     * T3, {@code self}'s owner at P3 (after P1 published that it selects): the select bound in milliseconds
+     * ({@link IoReactor#NO_LIMIT_MILLIS}: none) given the bound {@code millis} it had, shorter while a neighbour
+     * has channels. Marks {@code self} as watching when it bounds the select, which {@link #firstChannel} reads.
      */
     long watchBound(IoReactor self, long millis) {
         if (delayMillis == 0L) {
@@ -90,7 +90,7 @@ final class IoTakeover {
             self.watchMillis = Math.min(bound * 2, Math.max(WATCH_CAP_MILLIS, delayMillis));
         }
         self.watching = true;
-        return millis == 0L ? bound : Math.min(millis, bound);
+        return Math.min(millis, bound); // millis is positive: IoReactor.NO_LIMIT_MILLIS stands for no limit
     }
 
     /**
