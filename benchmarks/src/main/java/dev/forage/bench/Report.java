@@ -474,6 +474,7 @@ public final class Report {
                 List<String> launchLoop = data.info(sc.id(), s.id(), LaunchLoop.INFO_KEY);
                 List<String> longWakeups = data.info(sc.id(), s.id(), WakeupLatency.OVER_ONE_MILLI_KEY);
                 List<String> afterReturn = data.info(sc.id(), s.id(), WakeupLatency.START_AFTER_RETURN_KEY);
+                List<String> beforeReturn = data.info(sc.id(), s.id(), WakeupLatency.STARTED_BEFORE_RETURN_KEY);
                 List<String> idleCycles = data.info(sc.id(), s.id(), LowLoadCpu.IDLE_CYCLE_KEY);
                 List<String> bits = new ArrayList<>();
                 if (!warmup.isEmpty()) {
@@ -510,6 +511,11 @@ public final class Report {
                     // Where the latency lies: before execute returned (the submitter's path and its unpark), or
                     // after (the woken worker's path to the job) (docs/benchmarks.md, "Where Forage trails").
                     bits.add("job start after execute returned (p50) " + String.join(" / ", afterReturn) + " µs");
+                }
+                if (!beforeReturn.isEmpty()) {
+                    // Whether the woken worker preempted the submitter (the job started inside execute) or waited
+                    // for it to park: the scheduler's choice, which sets where the median falls.
+                    bits.add("jobs started before execute returned " + String.join(" / ", beforeReturn) + " %");
                 }
                 if (!longWakeups.isEmpty()) {
                     bits.add("wake-ups of 1 ms or more " + String.join(" / ", longWakeups));
