@@ -199,8 +199,9 @@ final class IoReactor {
      * The timeout of a select with no limit. Not {@code select()} or {@code select(0)}: a busy server's selects
      * all have a limit, so the JIT compiles the test that tells the two apart (ours, and the JDK's in
      * {@code Selector.select(long)}) as a trap, and the first unbounded select after the load drops would recompile
-     * the worker's whole idle path. Every select passes a positive limit; this one is about 24 days, which every
-     * selector implementation takes (Windows' included, whose native select holds seconds in 32 bits).
+     * the worker's whole idle path. Every select passes a positive limit; this one, about 24 days, is the most an
+     * {@code int} of milliseconds holds, the width the JDK's selectors hand to the OS. A select that returns at its
+     * limit with nothing ready is a spurious wake-up to the sleep loop, which selects again.
      */
     static final long NO_LIMIT_MILLIS = Integer.MAX_VALUE;
 
