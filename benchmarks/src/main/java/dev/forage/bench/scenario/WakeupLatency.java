@@ -139,7 +139,8 @@ public final class WakeupLatency implements Scenario {
             while (before < afterReturn.length && afterReturn[before] < 0) {
                 before++;
             }
-            out.info(STARTED_BEFORE_RETURN_KEY, String.format(Locale.ROOT, "%.0f", 100.0 * before / afterReturn.length));
+            out.info(STARTED_BEFORE_RETURN_KEY,
+                    String.format(Locale.ROOT, "%.0f", 100.0 * before / afterReturn.length));
         }
         // The millisecond tail, counted for every subject: whether a pool meets it more often than the others.
         out.info(OVER_ONE_MILLI_KEY, overOneMilli + " of " + samples);
