@@ -14,7 +14,7 @@ public final class Budget {
      * it was timed (Forage ×1.5 of ForkJoinPool in quick runs, ×0.96 in a full run of the same build).
      */
     public static final Budget QUICK = new Budget("quick", 1, ms(1000), ms(2500), 2, 5, ms(1000), 3, ms(300), 300,
-            ms(300));
+            ms(300), 10_000);
     /**
      * The short profile, reported beside the quick or full one ({@code --short}): the first seconds of a
      * service. Three untimed operations and no wait for the compiler to go quiet, so the timed operations meet
@@ -22,12 +22,12 @@ public final class Budget {
      * warm up for one window. The fork count is the other profile's, so both show the same spread.
      */
     public static final Budget SHORT = new Budget("short", 5, 0, 0, 3, 10, Long.MAX_VALUE, 3, ms(300), 300,
-            ms(300));
+            ms(300), 0);
     /** For the results page: five forks per (scenario, subject). */
     public static final Budget FULL = new Budget("full", 5, ms(1000), ms(6000), 3, 10, Long.MAX_VALUE, 5, ms(1000),
-            1000, ms(1000));
+            1000, ms(1000), 10_000);
     /** Tests only: tiny sizes, seconds in all. */
-    public static final Budget TINY = new Budget("tiny", 1, 0, 0, 1, 2, Long.MAX_VALUE, 2, ms(20), 20, ms(20));
+    public static final Budget TINY = new Budget("tiny", 1, 0, 0, 1, 2, Long.MAX_VALUE, 2, ms(20), 20, ms(20), 20);
 
     public final String name;
     /** Fresh JVMs per (scenario, subject). */
@@ -54,11 +54,19 @@ public final class Budget {
     public final int wakeupsPerWindow;
     /** Length of one idle window. */
     public final long idleWindowNanos;
+    /**
+     * Wake-ups the wake-up scenarios make at a short gap before their own warm-up, unrecorded, so that the path
+     * they time is the one C2 compiled. Their warm-up at the measured gap makes about 500 calls of
+     * {@code execute}, and the timed windows 5,000 more, near the 5,000 or so invocations after which C2 compiles
+     * a method: without these, both pools' outside path ran the profiling C1 code for much of the timed part.
+     * 0 in the short profile, which measures a service's first seconds.
+     */
+    public final int wakeupCompileSamples;
 
     Budget(String name, int forks, long warmupNanos, long maxWarmupNanos, int minWarmupIterations,
             int iterations,
             long measureNanos, int windows,
-            long lowLoadWindowNanos, int wakeupsPerWindow, long idleWindowNanos) {
+            long lowLoadWindowNanos, int wakeupsPerWindow, long idleWindowNanos, int wakeupCompileSamples) {
         this.name = name;
         this.forks = forks;
         this.warmupNanos = warmupNanos;
@@ -70,6 +78,7 @@ public final class Budget {
         this.lowLoadWindowNanos = lowLoadWindowNanos;
         this.wakeupsPerWindow = wakeupsPerWindow;
         this.idleWindowNanos = idleWindowNanos;
+        this.wakeupCompileSamples = wakeupCompileSamples;
     }
 
     public boolean isTiny() {

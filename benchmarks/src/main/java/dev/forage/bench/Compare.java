@@ -1,6 +1,7 @@
 package dev.forage.bench;
 
 import dev.forage.bench.scenario.Scenarios;
+import dev.forage.bench.scenario.WakeupLatency;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -243,7 +244,11 @@ public final class Compare {
                             + b.maxWarmupNanos / 1_000_000_000.0 + " s";
             parts.add(b.name + " mode: " + o.forks() + " fresh JVM(s) per (scenario, subject"
                     + (severalJdks ? ", JDK" : "") + "), " + warmup + ", up to "
-                    + b.iterations + " timed operations or " + b.windows + " windows per JVM");
+                    + b.iterations + " timed operations or " + b.windows + " windows per JVM"
+                    + (b.wakeupCompileSamples > 0
+                            ? " (wake-up windows after " + String.format(Locale.ROOT, "%,d", b.wakeupCompileSamples)
+                                    + " unrecorded wake-ups " + WakeupLatency.COMPILE_GAP_NANOS / 1000 + " µs apart)"
+                            : ""));
         }
         return String.join("; ", parts) + "; " + o.threads + " workers per pool (8 in the wide-pool rows)";
     }

@@ -44,7 +44,7 @@ class JitActivityTest {
 
     /** A throughput budget with no minimum warm-up time: the cap, the least warm-up operations, the timed ones. */
     private static Budget warmupBudget(long maxWarmupNanos, int minWarmupOps, int timedOps) {
-        return new Budget("test", 1, 0, maxWarmupNanos, minWarmupOps, timedOps, Long.MAX_VALUE, 1, MS, 1, MS);
+        return new Budget("test", 1, 0, maxWarmupNanos, minWarmupOps, timedOps, Long.MAX_VALUE, 1, MS, 1, MS, 0);
     }
 
     /** An operation of a few milliseconds (its length is not what is tested). */

@@ -61,9 +61,11 @@ public final class PeriodicWakeup implements Scenario {
     @Override
     public void run(Running subject, Budget budget, Results out) throws Exception {
         Executor ex = subject.executor();
-        window(ex, budget.size(100, 5)); // warm-up, not recorded
+        // Warm-up, not recorded: at a short period until C2 compiled the path, then at the period.
+        window(ex, budget.wakeupCompileSamples, WakeupLatency.COMPILE_GAP_NANOS);
+        window(ex, budget.size(100, 5), PERIOD_NANOS);
         for (int w = 0; w < budget.windows; w++) {
-            Histogram h = window(ex, budget.wakeupsPerWindow);
+            Histogram h = window(ex, budget.wakeupsPerWindow, PERIOD_NANOS);
             out.add("p50", h.getValueAtPercentile(50) / 1e3);
             out.add("p99", h.getValueAtPercentile(99) / 1e3);
             out.add("max", h.getMaxValue() / 1e3);
@@ -73,17 +75,17 @@ public final class PeriodicWakeup implements Scenario {
         }
     }
 
-    /** {@code samples} jobs, one per period; returns their start latencies once all ran. */
-    private static Histogram window(Executor ex, int samples) throws InterruptedException {
+    /** {@code samples} jobs, one per {@code period}; returns their start latencies once all ran. */
+    private static Histogram window(Executor ex, int samples, long period) throws InterruptedException {
         long[] latencies = new long[samples];
         CountDownLatch ran = new CountDownLatch(samples);
-        long next = System.nanoTime() + PERIOD_NANOS;
+        long next = System.nanoTime() + period;
         for (int i = 0; i < samples; i++) {
             long now;
             while ((now = System.nanoTime()) - next < 0) {
                 LockSupport.parkNanos(next - now);
             }
-            next += PERIOD_NANOS;
+            next += period;
             final int index = i;
             final long submitted = System.nanoTime();
             ex.execute(() -> {

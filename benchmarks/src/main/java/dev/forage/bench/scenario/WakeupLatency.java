@@ -24,6 +24,12 @@ public final class WakeupLatency implements Scenario {
     /** Gap between wake-ups: long enough for every subject's workers to be parked. */
     static final long GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
     /**
+     * Gap between the unrecorded wake-ups of {@link Budget#wakeupCompileSamples}: still long enough for the
+     * workers to park (a Forage pool of 2 counted one sleep per sample at a 100 µs gap), short enough that
+     * 10,000 of them take about 3 s.
+     */
+    public static final long COMPILE_GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /**
      * The inside trigger first works (spins) for a random time below this, then submits. Without it the submit
      * came a fixed few microseconds after the trigger's worker woke, which on this 2-vCPU machine is also a few
      * microseconds after the measuring thread parked on the other CPU, and the latency then depended on that
@@ -105,12 +111,15 @@ public final class WakeupLatency implements Scenario {
         Executor ex = subject.executor();
         SplittableRandom random = new SplittableRandom(42);
         Probe probe = new Probe(ex, inside, Thread.currentThread());
-        // Warm-up: same loop, not recorded.
+        // Warm-up: same loop, not recorded; first at a short gap until C2 compiled the path, then at the gap.
         Histogram warm = newHistogram();
+        for (int i = 0; i < budget.wakeupCompileSamples; i++) {
+            sample(probe, random, warm, COMPILE_GAP_NANOS);
+        }
         long warmEnd = System.nanoTime() + Math.min(budget.warmupNanos, TimeUnit.MILLISECONDS.toNanos(500));
         int warmSamples = 0;
         while (warmSamples < budget.size(100, 5) || System.nanoTime() - warmEnd < 0) {
-            sample(probe, random, warm);
+            sample(probe, random, warm, GAP_NANOS);
             warmSamples++;
         }
         long overOneMilli = 0;
@@ -119,7 +128,7 @@ public final class WakeupLatency implements Scenario {
         for (int w = 0; w < budget.windows; w++) {
             Histogram h = newHistogram();
             for (int i = 0; i < budget.wakeupsPerWindow; i++) {
-                sample(probe, random, h);
+                sample(probe, random, h, GAP_NANOS);
                 afterReturn[w * budget.wakeupsPerWindow + i] = probe.afterReturn;
             }
             out.add("p50", h.getValueAtPercentile(50) / 1e3);
@@ -150,8 +159,9 @@ public final class WakeupLatency implements Scenario {
         return new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
     }
 
-    private static void sample(Probe probe, SplittableRandom random, Histogram h) {
-        long gap = GAP_NANOS * 4 / 5 + random.nextLong(GAP_NANOS * 2 / 5);
+    /** One sample after an idle gap of {@code meanGap} ± 20 %. */
+    private static void sample(Probe probe, SplittableRandom random, Histogram h, long meanGap) {
+        long gap = meanGap * 4 / 5 + random.nextLong(meanGap * 2 / 5);
         long until = System.nanoTime() + gap;
         long now;
         while ((now = System.nanoTime()) - until < 0) {
