@@ -1,8 +1,6 @@
 package dev.forage;
 
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The pool's queue-wait measurement ({@link QueueWaitHistogram}): picks one submission in
@@ -15,12 +13,21 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * adds one to a bucket, so an unpicked job costs one random number and nothing at all when it runs. The worker
  * needs no check: the wrapper times itself. The pool's own pushes (join halves, scope spawns, due timers) are not
  * wrapped: their identity matters to the code that pushed them, and they are forks, not submissions.
+ *
+ * <p>Why the count is a plain array under a lock: the wrapper runs for one job in 64, so in a pool that is not
+ * busy (a service at a few hundred requests per second, the wake-up benchmarks' 5,000 samples) the JIT compiler
+ * may never compile it, and it runs in the interpreter. There, with an {@code AtomicLongArray} update (a
+ * {@code VarHandle} call on JDK 9 and later), the wrapper took about 30 µs from the worker's finding the job to
+ * the job's first line, which put one job in 64 that much behind: the wake-up from outside's p98 to p99
+ * (docs/benchmarks.md, "Wake-up latency, p99"). An uncontended {@code synchronized} block costs about the same as the atomic
+ * once compiled and stays cheap interpreted; one record in 64 submissions cannot make it contended.
  */
 final class QueueWaits {
     private final String pool;
     private final PoolEvents events;
-    private final AtomicLongArray buckets = new AtomicLongArray(QueueWaitHistogram.BUCKETS);
-    private final AtomicLong totalNanos = new AtomicLong();
+    /** Guarded by itself, with {@link #totalNanos}. */
+    private final long[] buckets = new long[QueueWaitHistogram.BUCKETS];
+    private long totalNanos;
 
     QueueWaits(String pool, PoolEvents events) {
         this.pool = pool;
@@ -41,16 +48,18 @@ final class QueueWaits {
     }
 
     void record(long nanos) {
-        buckets.incrementAndGet(QueueWaitHistogram.bucket(nanos));
-        totalNanos.addAndGet(Math.max(0, nanos));
+        int bucket = QueueWaitHistogram.bucket(nanos);
+        synchronized (buckets) {
+            buckets[bucket]++;
+            totalNanos += Math.max(0, nanos);
+        }
     }
 
+    /** The counts and their total, taken together. */
     QueueWaitHistogram snapshot() {
-        long[] counts = new long[buckets.length()];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = buckets.get(i);
+        synchronized (buckets) {
+            return new QueueWaitHistogram(buckets.clone(), totalNanos);
         }
-        return new QueueWaitHistogram(counts, totalNanos.get());
     }
 
     /** A sampled job: counts its wait, then runs the job. */

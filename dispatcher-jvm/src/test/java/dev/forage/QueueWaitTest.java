@@ -54,6 +54,41 @@ class QueueWaitTest {
     }
 
     @Test
+    void recordsFromManyThreadsAtOnceAreAllCountedAndASnapshotsTotalMatchesItsCounts() throws Exception {
+        QueueWaits waits = new QueueWaits("concurrent", PoolEvents.NONE);
+        int threads = 4;
+        int perThread = 50_000;
+        CountDownLatch start = new CountDownLatch(1);
+        Thread[] recorders = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            recorders[t] = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < perThread; i++) {
+                    waits.record(1_000); // 1 µs each, so every snapshot's total is its sample count times 1,000
+                }
+            });
+            recorders[t].start();
+        }
+        start.countDown();
+        // Snapshots taken meanwhile see counts and total from the same moment: a snapshot that read them apart
+        // would see a total that is not 1,000 times its samples.
+        while (recorders[0].isAlive()) {
+            QueueWaitHistogram h = waits.snapshot();
+            assertEquals(h.samples() * 1_000, h.totalNanos(), "counts and total from the same moment");
+        }
+        for (Thread r : recorders) {
+            r.join();
+        }
+        QueueWaitHistogram all = waits.snapshot();
+        assertEquals((long) threads * perThread, all.samples(), "every concurrent record counted");
+        assertEquals((long) threads * perThread * 1_000, all.totalNanos());
+    }
+
+    @Test
     void percentilesOfKnownWaitsAndTheirDifference() {
         QueueWaits waits = new QueueWaits("p", PoolEvents.NONE);
         QueueWaitHistogram empty = waits.snapshot();
