@@ -263,7 +263,15 @@ internal fun timerVsRetire(run: RaceRun): String? {
         var set = 0L
         var afterRetirement = 0L
         while (run.timeLeft()) {
-            spinFor(run.random.nextLong(0L, 80_000L))
+            if (afterRetirement == 0L && set % 8 == 7L) {
+                // Every eighth timer, until one has been set after retirement, waits for the workers to retire
+                // first: where threads exit slowly (mingwX64 under Wine) the random spins alone ran a whole window
+                // without once finding every worker gone, and the race's second half was never run.
+                awaitOrStuck({ pool.liveThreads() == 0 }, { false }, { describe(pool) }, limit = 1_000_000_000L)
+                    ?.let { return "timer $set: the workers did not retire within 1 s of a 20 us keep-alive: $it" }
+            } else {
+                spinFor(run.random.nextLong(0L, 80_000L))
+            }
             if (pool.liveThreads() == 0) afterRetirement++
             val fired = AtomicBoolean(false)
             val delay = run.random.nextLong(0L, 60_000L)
