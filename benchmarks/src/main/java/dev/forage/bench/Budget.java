@@ -58,7 +58,7 @@ public final class Budget {
      * Wake-ups the wake-up scenarios make at a short gap before their own warm-up, unrecorded, so that the path
      * they time is the one C2 compiled. Their warm-up at the measured gap makes about 500 calls of
      * {@code execute}, and the timed windows 5,000 more, near the 5,000 or so invocations after which C2 compiles
-     * a method: without these, both pools' outside path ran the profiling C1 code for much of the timed part.
+     * a method: without these, every pool's outside path ran the profiling C1 code for much of the timed part.
      * 0 in the short profile, which measures a service's first seconds.
      */
     public final int wakeupCompileSamples;

@@ -61,7 +61,8 @@ public final class PeriodicWakeup implements Scenario {
     @Override
     public void run(Running subject, Budget budget, Results out) throws Exception {
         Executor ex = subject.executor();
-        // Warm-up, not recorded: at a short period until C2 compiled the path, then at the period.
+        // Warm-up, not recorded: the budget's compile samples at a short period, so that C2 compiles the path,
+        // then at the period.
         window(ex, budget.wakeupCompileSamples, WakeupLatency.COMPILE_GAP_NANOS);
         window(ex, budget.size(100, 5), PERIOD_NANOS);
         for (int w = 0; w < budget.windows; w++) {

@@ -111,7 +111,8 @@ public final class WakeupLatency implements Scenario {
         Executor ex = subject.executor();
         SplittableRandom random = new SplittableRandom(42);
         Probe probe = new Probe(ex, inside, Thread.currentThread());
-        // Warm-up: same loop, not recorded; first at a short gap until C2 compiled the path, then at the gap.
+        // Warm-up: same loop, not recorded; first the budget's compile samples at a short gap, so that C2 compiles
+        // the path, then at the measured gap.
         Histogram warm = newHistogram();
         for (int i = 0; i < budget.wakeupCompileSamples; i++) {
             sample(probe, random, warm, COMPILE_GAP_NANOS);
