@@ -114,7 +114,8 @@ public final class PoolStatistics {
 
     /**
      * How long submitted jobs waited in the queues before they started, since the pool started (sampled: see
-     * {@link QueueWaitHistogram}). For example {@code statistics.queueWait().percentileNanos(0.99)}.
+     * {@link QueueWaitHistogram}); a sampled job's wait is counted once the job returns. For example
+     * {@code statistics.queueWait().percentileNanos(0.99)}.
      */
     public QueueWaitHistogram queueWait() {
         return queueWait;

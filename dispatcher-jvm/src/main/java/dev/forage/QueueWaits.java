@@ -4,8 +4,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The pool's queue-wait measurement ({@link QueueWaitHistogram}): picks one submission in
- * {@link QueueWaitHistogram#SAMPLE_EVERY} to carry its submission time, and counts its wait when a thread starts
- * it.
+ * {@link QueueWaitHistogram#SAMPLE_EVERY} to carry its submission time, reads the clock when a thread starts it,
+ * and counts the wait once the job returns.
  *
  * <p>Why sampled, and why this way: a clock read costs about 20 ns, which on every submission would be a tenth of
  * a launch's whole cost. The pick uses the submitting thread's {@link ThreadLocalRandom} (its own seed: no shared
@@ -14,15 +14,18 @@ import java.util.concurrent.ThreadLocalRandom;
  * needs no check: the wrapper times itself. The pool's own pushes (join halves, scope spawns, due timers) are not
  * wrapped: their identity matters to the code that pushed them, and they are forks, not submissions.
  *
- * <p>Why the count is a plain array under a lock: the wrapper runs for one job in 64, so in a pool that is not
- * busy (a service at a few hundred requests per second, the wake-up benchmarks' 5,000 samples) the JIT compiler
- * may never compile it, and it runs in the interpreter. There, with an {@code AtomicLongArray} update (a
- * {@code VarHandle} call on JDK 9 and later), the wrapper took about 30 µs from the worker's finding the job to
- * the job's first line, which put one job in 64 that much behind: the wake-up from outside's p98 to p99
- * (docs/benchmarks.md, "Wake-up latency, p99"; with this lock that step took 1.8 to 2.1 µs). An uncontended
- * {@code synchronized} block is one compare-and-swap to enter, compiled or not, and a record comes with one
- * submission in 64, so workers rarely meet on it; the lock also lets a snapshot take the counts and their total
- * together.
+ * <p>Why a sampled job's wait is counted after it returns, with the time read before it starts: the wrapper runs
+ * for one job in 64, so in a pool that is not busy (a service at a few hundred requests per second, the wake-up
+ * benchmarks' 5,000 samples) the JIT compiler may never compile it, and it runs in the interpreter, on a worker
+ * just woken, whose caches the sleep left cold. Counting there, before the job, put 4 to 14 µs between the
+ * worker's finding the job and the job's first line, for one job in 64: the wake-up from outside's p98 to p99
+ * (docs/notes/benchmark-runs.md, "The wake-up tail: counting after the job"). Before the job the wrapper reads the
+ * clock and nothing more; a snapshot taken while a sampled job runs does not have its wait yet.
+ *
+ * <p>Why the count is a plain array under a lock: uncompiled, an {@code AtomicLongArray} update is a
+ * {@code VarHandle} call on JDK 9 and later, which cost about 30 µs; an uncontended {@code synchronized} block is
+ * one compare-and-swap to enter, compiled or not, and a record comes with one submission in 64, so workers rarely
+ * meet on it. The lock also lets a snapshot take the counts and their total together.
  */
 final class QueueWaits {
     private final String pool;
@@ -64,7 +67,7 @@ final class QueueWaits {
         }
     }
 
-    /** A sampled job: counts its wait, then runs the job. */
+    /** A sampled job: reads the clock, runs the job, then counts the wait it had before it started. */
     static final class Timed implements Runnable, TaskWrapper {
         private final QueueWaits waits;
         final Runnable job;
@@ -81,11 +84,15 @@ final class QueueWaits {
 
         @Override
         public void run() {
-            waits.record(System.nanoTime() - submittedAt);
+            long startedAt = System.nanoTime();
             if (event != null) {
-                waits.events.queueWaitEnd(event, waits.pool, job);
+                waits.events.queueWaitEnd(event, waits.pool, job); // a recording is on: its event ends now
             }
-            job.run();
+            try {
+                job.run();
+            } finally {
+                waits.record(startedAt - submittedAt);
+            }
         }
 
         @Override

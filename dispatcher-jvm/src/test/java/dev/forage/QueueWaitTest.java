@@ -118,9 +118,9 @@ class QueueWaitTest {
             long[] window = holdWhileSubmitting(pool, () -> ran.incrementAndGet(), beforeFlood);
             Watchdog.awaitCondition("every job ran", Watchdog.LIMIT, () -> ran.get() == JOBS, pool::toString);
             long slowest = System.nanoTime() - window[1];
-            // Since the holding job started: it is a submission too, sampled one time in 64, and it waited for
+            // Since the holding job returned: it is a submission too, sampled one time in 64, and it waited for
             // nothing, so counting it would put a wait of a few microseconds below the hold.
-            QueueWaitHistogram h = pool.statistics().queueWait().since(beforeFlood[0]);
+            QueueWaitHistogram h = afterEarlierJobs(pool).since(beforeFlood[0]);
             // One in 64 of 6,400: 100 expected; the binomial's standard deviation is about 10.
             assertBetween(40, 180, h.samples());
             long fastest = window[0];
@@ -128,6 +128,37 @@ class QueueWaitTest {
                     + h + ", held for at least " + fastest + " ns");
             assertTrue(h.maxNanos() <= slowest + slowest / 4, h + ", but no job waited over " + slowest + " ns");
             assertTrue(pool.statistics().toString().contains("queueWaitP99Nanos="), pool.statistics().toString());
+        }
+    }
+
+    @Test
+    void aSampledJobsWaitIsCountedOnceItReturnsAndStillWhenItThrows() throws Exception {
+        QueueWaits waits = new QueueWaits("after", PoolEvents.NONE);
+        CountDownLatch inside = new CountDownLatch(1);
+        QueueWaitHistogram[] whileRunning = new QueueWaitHistogram[1];
+        Runnable timed = sampled(waits, () -> {
+            whileRunning[0] = waits.snapshot();
+            inside.countDown();
+        });
+        timed.run();
+        assertEquals(0, inside.getCount(), "the job ran");
+        assertEquals(1, waits.snapshot().samples(), "counted once the job returned");
+        assertEquals(0, whileRunning[0].samples(), "counted before the job returned");
+        Runnable failing = sampled(waits, () -> {
+            throw new IllegalStateException("the job's own failure");
+        });
+        IllegalStateException e = assertThrows(IllegalStateException.class, failing::run);
+        assertEquals("the job's own failure", e.getMessage(), "the job's throwable passes through unchanged");
+        assertEquals(2, waits.snapshot().samples(), "a job that threw had a wait too");
+    }
+
+    /** {@code job} wrapped by {@code waits}' timing wrapper (sampling until it picks one). */
+    private static Runnable sampled(QueueWaits waits, Runnable job) {
+        while (true) {
+            Runnable r = waits.sample(job);
+            if (r != job) {
+                return r;
+            }
         }
     }
 
@@ -195,46 +226,49 @@ class QueueWaitTest {
         String name;
         long fastest;
         long samples;
-        long holdingSampled; // the holding job's own wait (short), when it was sampled: not one of the flood's
         Runnable[] flood = new Runnable[1];
         try (Recording recording = new Recording()) {
             recording.enable("dev.forage.QueueWait").withThreshold(java.time.Duration.ZERO);
             recording.start();
-            try (ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).name(Pools.uniqueName()).build()) {
-                name = pool.name();
-                AtomicInteger ran = new AtomicInteger();
-                flood[0] = () -> ran.incrementAndGet();
-                QueueWaitHistogram[] beforeFlood = new QueueWaitHistogram[1];
-                fastest = holdWhileSubmitting(pool, flood[0], beforeFlood)[0];
-                Watchdog.awaitCondition("every job ran", Watchdog.LIMIT, () -> ran.get() == JOBS, pool::toString);
-                holdingSampled = beforeFlood[0].samples();
-                samples = pool.statistics().queueWait().samples() - holdingSampled;
-            }
+            ForagePool pool = ForagePool.builder().blockingDetection(0, TimeUnit.MILLISECONDS).threads(1).name(Pools.uniqueName()).build();
+            name = pool.name();
+            AtomicInteger ran = new AtomicInteger();
+            flood[0] = () -> ran.incrementAndGet();
+            fastest = holdWhileSubmitting(pool, flood[0], new QueueWaitHistogram[1])[0];
+            Watchdog.awaitCondition("every job ran", Watchdog.LIMIT, () -> ran.get() == JOBS, pool::toString);
+            pool.close(); // every job returned, so every sampled wait is counted
+            samples = pool.statistics().queueWait().samples();
             recording.stop();
             recording.dump(file);
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
                 .filter(e -> e.getEventType().getName().equals("dev.forage.QueueWait"))
                 .filter(e -> name.equals(e.getString("pool")))
-                .filter(e -> e.getString("jobClass").equals(flood[0].getClass().getName()))
                 .collect(Collectors.toList());
-        assertEquals(samples, events.size(), "one event per sampled job of the flood");
+        // Every sampled submission of the pool, the holding job and the one that took a snapshot included.
+        assertEquals(samples, events.size(), "one event per sampled job");
+        assertTrue(samples >= 40, samples + " sampled of " + JOBS);
         for (RecordedEvent e : events) {
-            assertTrue(e.getDuration().toNanos() >= fastest, "the event's duration is the wait: " + e);
             assertTrue(e.getString("jobClass").startsWith(QueueWaitTest.class.getName()), e.toString());
+            if (e.getString("jobClass").equals(flood[0].getClass().getName())) {
+                assertTrue(e.getDuration().toNanos() >= fastest, "the event's duration is the wait: " + e);
+            }
         }
     }
 
     /**
      * Holds the pool's only worker, submits {@link #JOBS} jobs from this thread, keeps the worker held until
      * {@link #HELD_NANOS} passed since the last submission, then releases it. Returns {the least wait any of
-     * the jobs can have had, the clock when the first was submitted}.
+     * the jobs can have had, the clock before the first was submitted}.
      */
     private static long[] holdWhileSubmitting(ForagePool pool, Runnable job) throws InterruptedException {
         return holdWhileSubmitting(pool, job, new QueueWaitHistogram[1]);
     }
 
-    /** As above; {@code beforeFlood[0]} gets the queue waits once the holding job runs, before the flood. */
+    /**
+     * As above; {@code beforeFlood[0]} gets the queue waits counted once the holding job returned, taken by a job
+     * submitted before the flood (its own wait, if sampled, is as long as the flood's, and is counted after it).
+     */
     private static long[] holdWhileSubmitting(ForagePool pool, Runnable job, QueueWaitHistogram[] beforeFlood)
             throws InterruptedException {
         CountDownLatch hold = new CountDownLatch(1);
@@ -244,8 +278,8 @@ class QueueWaitTest {
             JoinAnyDepthTest.await(hold, "the test's release");
         });
         held.await();
-        beforeFlood[0] = pool.statistics().queueWait(); // the holding job's own wait, if sampled, is in here
         long start = System.nanoTime();
+        pool.execute(() -> beforeFlood[0] = pool.statistics().queueWait());
         for (int i = 0; i < JOBS; i++) {
             pool.execute(job);
         }
@@ -256,6 +290,21 @@ class QueueWaitTest {
         }
         hold.countDown();
         return new long[] {released - lastSubmitted, start};
+    }
+
+    /**
+     * The queue waits once every job that started before this call returned, on a pool of one worker: taken by a
+     * job, which starts only after them, and whose own wait is counted after the snapshot.
+     */
+    private static QueueWaitHistogram afterEarlierJobs(ForagePool pool) throws InterruptedException {
+        QueueWaitHistogram[] h = new QueueWaitHistogram[1];
+        CountDownLatch taken = new CountDownLatch(1);
+        pool.execute(() -> {
+            h[0] = pool.statistics().queueWait();
+            taken.countDown();
+        });
+        assertTrue(taken.await(Watchdog.LIMIT.getSeconds(), TimeUnit.SECONDS), "the snapshot job ran");
+        return h[0];
     }
 
     private static void assertBetween(long low, long high, long value) {

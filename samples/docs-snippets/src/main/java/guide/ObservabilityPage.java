@@ -30,7 +30,7 @@ public final class ObservabilityPage {
         QueueWaitHistogram before = pool.statistics().queueWait();
         // ... a minute of traffic
         QueueWaitHistogram lastMinute = pool.statistics().queueWait().since(before);
-        long p99 = lastMinute.percentileNanos(0.99); // 0 when no sampled job started in the minute
+        long p99 = lastMinute.percentileNanos(0.99); // 0 when no sampled job ran in the minute
         return p99;
     }
 
