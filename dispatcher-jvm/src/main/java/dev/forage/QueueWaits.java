@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Why a sampled job's wait is counted after it returns, with the time read before it starts: the wrapper runs
  * for one job in 64, so in a pool that is not busy (a service at a few hundred requests per second, the wake-up
  * benchmarks' 5,000 samples) the JIT compiler may never compile it, and it runs in the interpreter, on a worker
- * just woken, whose caches the sleep left cold. Counting there, before the job, put 4 to 14 µs between the
+ * just woken, whose caches the sleep left cold. Counting there, before the job, put up to 14 µs between the
  * worker's finding the job and the job's first line, for one job in 64: the wake-up from outside's p98 to p99
  * (docs/notes/benchmark-runs.md, "The wake-up tail: counting after the job"). Before the job the wrapper reads the
  * clock and nothing more; a snapshot taken while a sampled job runs does not have its wait yet.
