@@ -1,0 +1,477 @@
+package dev.forage.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Where the outside wake-up's time goes, step by step, from the kernel's scheduler events on the jobs' own clock.
+ * The comparison runner's {@code wakeup-outside} row gives one number per sample, from {@code execute} to the job's
+ * first instruction; this tool splits each sample into three steps:
+ * <ol>
+ *   <li><b>execute to waking</b>: the submitter's path until the kernel marks the worker runnable
+ *       ({@code sched:sched_waking}, fired inside the pool's {@code unpark});</li>
+ *   <li><b>waking to on-CPU</b>: the kernel's part, until the worker is switched in ({@code sched:sched_switch}
+ *       with the worker as the next task);</li>
+ *   <li><b>on-CPU to job</b>: the worker's path from its park's return to the job's first instruction.</li>
+ * </ol>
+ * For each subject it runs fresh JVMs (alternating subjects, as the runner does) under
+ * {@code perf record -a -k mono}: system-wide, because a task switched in on an idle CPU shows in the trace of the
+ * idle task, not of the JVM; CLOCK_MONOTONIC, the clock of {@code System.nanoTime()}, so the events and the
+ * samples' clocks line up. Each sample records its submitter's clock before {@code execute}, the job's first clock
+ * read and the job's thread id (from {@code /proc/thread-self}), and is matched to the first waking of that thread
+ * after the submit and that thread's first switch-in after the waking. The loop is the runner's: 10,000 unrecorded
+ * wake-ups at a 200 µs gap for the compiler, then samples 0.8 to 1.2 ms apart, the workers asleep at each submit.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar dev.forage.bench.SchedTrace --subjects forage-jec,forkjoin --jvms 2
+ * </pre>
+ * Needs Linux {@code perf} with access to the scheduler's tracepoints (root, or {@code perf_event_paranoid} -1).
+ * Options: {@code --subjects} (runner ids; default forage-jec,forkjoin), {@code --jvms} per subject (default 2),
+ * {@code --samples} per JVM (default 6000), {@code --threads} (default 2), {@code --jvm} (a java binary; default
+ * this one's), {@code --out} (where the perf data and the sample files go; default target/sched-trace). It prints,
+ * per subject and over all its JVMs, the median of each step in bands of samples ordered by latency.
+ */
+public final class SchedTrace {
+    /** Unrecorded wake-ups at {@link #COMPILE_GAP_NANOS} before the samples: the runner's compile samples. */
+    static final int COMPILE_SAMPLES = 10_000;
+    static final long COMPILE_GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /** The samples' mean gap (± 20 %): the runner's, long enough for every subject's workers to be parked. */
+    static final long GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
+    /** The bands the report shows, as fractions of the samples ordered by latency. */
+    static final double[][] BANDS = {{0, .5}, {.5, .9}, {.9, .97}, {.97, .99}, {.99, 1}};
+    static final String[] EVENTS = {"sched:sched_waking", "sched:sched_switch"};
+
+    private SchedTrace() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("--child")) {
+            child(args);
+            return;
+        }
+        Map<String, String> opts = options(args);
+        List<String> subjects = Arrays.asList(opts.getOrDefault("subjects", "forage-jec,forkjoin").split(","));
+        for (String s : subjects) {
+            Subjects.byId(s); // an unknown id fails here, with the list of known ones
+        }
+        int jvms = positive(opts, "jvms", 2);
+        int samples = positive(opts, "samples", 6000);
+        int threads = positive(opts, "threads", 2);
+        String java = opts.getOrDefault("jvm", ProcessHandle.current().info().command()
+                .orElseThrow(() -> new IllegalStateException("--jvm: this JVM's own binary is unknown; name one")));
+        Path out = Paths.get(opts.getOrDefault("out", "target/sched-trace"));
+        Files.createDirectories(out);
+        checkPerf();
+        Map<String, List<Row>> bySubject = new LinkedHashMap<>();
+        Map<String, int[]> unmatched = new LinkedHashMap<>();
+        for (int round = 1; round <= jvms; round++) {
+            for (String subject : subjects) {
+                Path data = out.resolve(subject + "-" + round + ".data");
+                Path dump = out.resolve(subject + "-" + round + ".samples");
+                record(java, subject, threads, samples, data, dump);
+                List<Event> events = perfScript(data);
+                List<Sample> recorded = readSamples(dump);
+                Match m = correlate(events, recorded);
+                System.out.printf(Locale.ROOT, "%s, JVM %d: %d samples, %d matched, %d with no waking of the job's "
+                        + "thread (it was awake)%n", subject, round, recorded.size(), m.rows.size(), m.notWoken);
+                bySubject.computeIfAbsent(subject, k -> new ArrayList<>()).addAll(m.rows);
+                int[] u = unmatched.computeIfAbsent(subject, k -> new int[2]);
+                u[0] += recorded.size();
+                u[1] += m.notWoken;
+            }
+        }
+        System.out.println();
+        for (Map.Entry<String, List<Row>> e : bySubject.entrySet()) {
+            int[] u = unmatched.get(e.getKey());
+            System.out.printf(Locale.ROOT, "%s: %d JVMs, %d samples, %d matched%n", e.getKey(), jvms, u[0],
+                    e.getValue().size());
+            report(e.getValue(), System.out);
+            System.out.println();
+        }
+    }
+
+    // The measuring JVM.
+
+    /** {@code --child subject threads samples dumpFile}: the loop of the runner's wake-up from outside. */
+    private static void child(String[] args) throws Exception {
+        Subject subject = Subjects.byId(args[1]);
+        int threads = Integer.parseInt(args[2]);
+        int samples = Integer.parseInt(args[3]);
+        Path dump = Paths.get(args[4]);
+        long submitter = threadId();
+        try (Running running = subject.open(threads)) {
+            Probe probe = new Probe(running.executor(), Thread.currentThread(), samples);
+            SplittableRandom random = new SplittableRandom(42);
+            for (int i = 0; i < COMPILE_SAMPLES; i++) {
+                probe.once(-1, gap(random, COMPILE_GAP_NANOS));
+            }
+            for (int i = 0; i < samples; i++) {
+                probe.once(i, gap(random, GAP_NANOS));
+            }
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump, StandardCharsets.UTF_8))) {
+                w.println("# submitter " + submitter);
+                for (int i = 0; i < samples; i++) {
+                    while (probe.tid.get(i) == 0) {
+                        Thread.onSpinWait(); // each job writes its thread after it woke us
+                    }
+                    w.println(probe.t0[i] + " " + probe.start.get(i) + " " + probe.tid.get(i));
+                }
+            }
+        }
+    }
+
+    private static long gap(SplittableRandom random, long mean) {
+        return mean * 4 / 5 + random.nextLong(mean * 2 / 5);
+    }
+
+    /** The calling thread's kernel id, from {@code /proc/thread-self} (Linux). */
+    static long threadId() {
+        try {
+            Path p = Files.readSymbolicLink(Paths.get("/proc/thread-self"));
+            return Long.parseLong(p.getFileName().toString());
+        } catch (IOException e) {
+            throw new IllegalStateException("/proc/thread-self is unreadable: this tool needs Linux", e);
+        }
+    }
+
+    /** The job of every sample; the job's thread id is looked up once per thread and written after the wake-up. */
+    private static final class Probe implements Runnable {
+        private static final ThreadLocal<Long> TID = ThreadLocal.withInitial(SchedTrace::threadId);
+        private final Executor executor;
+        private final Thread waiter;
+        final long[] t0;
+        final AtomicLongArray start;
+        final AtomicLongArray tid;
+        private volatile long started;
+        private volatile int index;
+
+        Probe(Executor executor, Thread waiter, int samples) {
+            this.executor = executor;
+            this.waiter = waiter;
+            this.t0 = new long[samples];
+            this.start = new AtomicLongArray(samples);
+            this.tid = new AtomicLongArray(samples);
+        }
+
+        @Override
+        public void run() {
+            long s = System.nanoTime();
+            int i = index;
+            started = s;
+            LockSupport.unpark(waiter);
+            if (i >= 0) {
+                start.set(i, s);
+                tid.set(i, TID.get());
+            }
+        }
+
+        /** Idles {@code gap} ns, submits, and parks until the job started; sample {@code i}, or -1 unrecorded. */
+        void once(int i, long gap) {
+            long until = System.nanoTime() + gap;
+            long now;
+            while ((now = System.nanoTime()) - until < 0) {
+                LockSupport.parkNanos(until - now);
+            }
+            index = i;
+            started = 0;
+            long before = System.nanoTime();
+            executor.execute(this);
+            while (started == 0) {
+                LockSupport.park(this);
+            }
+            if (i >= 0) {
+                t0[i] = before;
+            }
+        }
+    }
+
+    // The recording.
+
+    private static void checkPerf() throws IOException, InterruptedException {
+        Process p;
+        try {
+            p = new ProcessBuilder("perf", "--version").redirectErrorStream(true).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("perf is not installed (Debian: apt-get install linux-perf); this tool "
+                    + "reads the kernel's scheduler events with it", e);
+        }
+        p.getInputStream().readAllBytes();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("`perf --version` failed; this tool needs a working perf");
+        }
+    }
+
+    private static void record(String java, String subject, int threads, int samples, Path data, Path dump)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-a", "-k", "mono",
+                "-e", String.join(",", EVENTS), "-o", data.toString(), "--", java));
+        cmd.addAll(Compare.CHILD_FLAGS);
+        cmd.addAll(Arrays.asList(Subject.sizingFlags(threads)));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SchedTrace.class.getName(), "--child",
+                subject, String.valueOf(threads), String.valueOf(samples), dump.toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0 || !Files.exists(dump)) {
+            throw new IllegalStateException("the recording of " + subject + " failed (exit " + p.exitValue() + "): "
+                    + output + "\ncommand: " + String.join(" ", cmd)
+                    + "\nperf needs the scheduler's tracepoints: root, or perf_event_paranoid -1");
+        }
+    }
+
+    private static List<Event> perfScript(Path data) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("perf", "script", "-i", data.toString(), "--ns",
+                "-F", "comm,tid,cpu,time,event,trace").redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<Event> events = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                Event e = Event.parse(line);
+                if (e != null) {
+                    events.add(e);
+                }
+            }
+        }
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("perf script -i " + data + " failed (exit " + p.exitValue() + ")");
+        }
+        return events;
+    }
+
+    // The analysis: package-private and pure, for the tests.
+
+    /** One scheduler event: a waking of {@code target}, or a switch from {@code prev} to {@code target}. */
+    static final class Event {
+        private static final Pattern LINE = Pattern.compile(
+                "^\\s*(.*?)\\s+(\\d+)\\s+\\[(\\d+)\\]\\s+(\\d+)\\.(\\d{9}):\\s+sched:(sched_waking|sched_switch):\\s+(.*)$");
+        private static final Pattern WAKEE = Pattern.compile(" pid=(\\d+) prio=");
+        private static final Pattern SWITCH = Pattern.compile("prev_pid=(\\d+) .* next_pid=(\\d+) ");
+
+        final long time;
+        final int cpu;
+        final boolean waking;
+        /** The woken task, or the task switched in. */
+        final long target;
+        /** The task switched out; -1 for a waking. */
+        final long prev;
+
+        Event(long time, int cpu, boolean waking, long target, long prev) {
+            this.time = time;
+            this.cpu = cpu;
+            this.waking = waking;
+            this.target = target;
+            this.prev = prev;
+        }
+
+        /**
+         * A line of {@code perf script --ns -F comm,tid,cpu,time,event,trace}, or null for any other line. The
+         * task names (comm) may hold spaces, so the fields are found by their names.
+         */
+        static Event parse(String line) {
+            Matcher m = LINE.matcher(line);
+            if (!m.matches()) {
+                return null;
+            }
+            long time = Long.parseLong(m.group(4)) * 1_000_000_000L + Long.parseLong(m.group(5));
+            int cpu = Integer.parseInt(m.group(3));
+            String trace = m.group(7) + " ";
+            if (m.group(6).equals("sched_waking")) {
+                Matcher w = WAKEE.matcher(trace);
+                return w.find() ? new Event(time, cpu, true, Long.parseLong(w.group(1)), -1) : null;
+            }
+            Matcher s = SWITCH.matcher(trace);
+            return s.find() ? new Event(time, cpu, false, Long.parseLong(s.group(2)), Long.parseLong(s.group(1)))
+                    : null;
+        }
+    }
+
+    /** One recorded wake-up: the submitter's clock before {@code execute}, the job's first read, its thread. */
+    static final class Sample {
+        final long submit;
+        final long start;
+        final long thread;
+        final long submitter;
+
+        Sample(long submit, long start, long thread, long submitter) {
+            this.submit = submit;
+            this.start = start;
+            this.thread = thread;
+            this.submitter = submitter;
+        }
+    }
+
+    /** A matched sample's steps, in ns. */
+    static final class Row {
+        final long latency;
+        final long toWaking;
+        final long toOnCpu;
+        final long toJob;
+        /** The worker was switched in in place of the submitter: it preempted it on the submitter's CPU. */
+        final boolean preemptedSubmitter;
+
+        Row(long latency, long toWaking, long toOnCpu, long toJob, boolean preemptedSubmitter) {
+            this.latency = latency;
+            this.toWaking = toWaking;
+            this.toOnCpu = toOnCpu;
+            this.toJob = toJob;
+            this.preemptedSubmitter = preemptedSubmitter;
+        }
+    }
+
+    static final class Match {
+        final List<Row> rows;
+        /** Samples inside the trace whose job's thread was not woken between the submit and the job: awake. */
+        final int notWoken;
+
+        Match(List<Row> rows, int notWoken) {
+            this.rows = rows;
+            this.notWoken = notWoken;
+        }
+    }
+
+    static List<Sample> readSamples(Path dump) throws IOException {
+        List<Sample> samples = new ArrayList<>();
+        long submitter = -1;
+        for (String line : Files.readAllLines(dump, StandardCharsets.UTF_8)) {
+            if (line.startsWith("# submitter ")) {
+                submitter = Long.parseLong(line.substring("# submitter ".length()).trim());
+                continue;
+            }
+            String[] f = line.trim().split(" ");
+            samples.add(new Sample(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), submitter));
+        }
+        return samples;
+    }
+
+    /**
+     * Matches each sample to the first waking of its job's thread at or after the submit and before the job, and
+     * to that thread's first switch-in after the waking. Samples outside the trace's span are left out; samples
+     * with no such waking are counted ({@link Match#notWoken}); {@code events} are in time order.
+     */
+    static Match correlate(List<Event> events, List<Sample> samples) {
+        long[] times = new long[events.size()];
+        for (int i = 0; i < times.length; i++) {
+            times[i] = events.get(i).time;
+        }
+        List<Row> rows = new ArrayList<>();
+        int notWoken = 0;
+        for (Sample s : samples) {
+            if (times.length == 0 || s.submit < times[0] || s.start > times[times.length - 1]) {
+                continue;
+            }
+            int i = lowerBound(times, s.submit);
+            Event waking = null;
+            Event onCpu = null;
+            for (; i < times.length && times[i] <= s.start; i++) {
+                Event e = events.get(i);
+                if (waking == null) {
+                    if (e.waking && e.target == s.thread) {
+                        waking = e;
+                    }
+                } else if (!e.waking && e.target == s.thread) {
+                    onCpu = e;
+                    break;
+                }
+            }
+            if (waking == null) {
+                notWoken++;
+            } else if (onCpu != null) {
+                rows.add(new Row(s.start - s.submit, waking.time - s.submit, onCpu.time - waking.time,
+                        s.start - onCpu.time, onCpu.prev == s.submitter));
+            }
+        }
+        return new Match(rows, notWoken);
+    }
+
+    private static int lowerBound(long[] a, long key) {
+        int lo = 0;
+        int hi = a.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (a[mid] < key) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The bands of {@code rows} ordered by latency, each with its median per step, as a Markdown table. */
+    static void report(List<Row> rows, PrintStream out) {
+        List<Row> sorted = new ArrayList<>(rows);
+        sorted.sort(Comparator.comparingLong(r -> r.latency));
+        out.println("| samples by latency | n | latency | execute to waking | waking to on-CPU | on-CPU to job "
+                + "| preempted the submitter |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        int n = sorted.size();
+        for (double[] band : BANDS) {
+            List<Row> b = sorted.subList((int) (n * band[0]), (int) (n * band[1]));
+            if (b.isEmpty()) {
+                continue;
+            }
+            long preempted = b.stream().filter(r -> r.preemptedSubmitter).count();
+            out.printf(Locale.ROOT, "| %d-%d %% | %d | %.1f | %.1f | %.1f | %.1f | %.0f %% |%n",
+                    Math.round(band[0] * 100), Math.round(band[1] * 100), b.size(),
+                    median(b, r -> r.latency), median(b, r -> r.toWaking), median(b, r -> r.toOnCpu),
+                    median(b, r -> r.toJob), 100.0 * preempted / b.size());
+        }
+        out.println("Medians in µs within each band; the steps' medians need not add up to the latency's.");
+    }
+
+    /** The median of {@code f} over {@code rows}, in µs (the upper median of an even count). */
+    static double median(List<Row> rows, java.util.function.ToLongFunction<Row> f) {
+        long[] v = rows.stream().mapToLong(f).sorted().toArray();
+        return v[v.length / 2] / 1e3;
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> opts = new LinkedHashMap<>();
+        List<String> known = List.of("subjects", "jvms", "samples", "threads", "jvm", "out");
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--") || !known.contains(a.substring(2)) || i + 1 == args.length) {
+                throw new IllegalArgumentException("unknown or incomplete option " + a + "; allowed, each with a "
+                        + "value: --" + String.join(", --", known));
+            }
+            opts.put(a.substring(2), args[++i]);
+        }
+        return opts;
+    }
+
+    private static int positive(Map<String, String> opts, String name, int dflt) {
+        String v = opts.get(name);
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--" + name + " must be a positive whole number, was " + v);
+    }
+}
