@@ -49,8 +49,10 @@ import java.util.regex.Pattern;
  * Needs Linux {@code perf} with access to the scheduler's tracepoints (root, or {@code perf_event_paranoid} -1).
  * Options: {@code --subjects} (runner ids; default forage-jec,forkjoin), {@code --jvms} per subject (default 2),
  * {@code --samples} per JVM (default 6000), {@code --threads} (default 2), {@code --jvm} (a java binary; default
- * this one's), {@code --out} (where the perf data and the sample files go; default target/sched-trace). It prints,
- * per subject and over all its JVMs, the median of each step in bands of samples ordered by latency.
+ * this one's), {@code --jvm-args} (more flags for the measuring JVMs, space-separated, after the runner's), {@code
+ * --out} (where the perf data and the sample files go; default target/sched-trace). It prints,
+ * per subject and over all its JVMs, the median of each step in bands of samples ordered by latency, with how often
+ * the worker took the submitter's CPU and how often it was switched in on another CPU than the one it slept on.
  */
 public final class SchedTrace {
     /** Unrecorded wake-ups at {@link #COMPILE_GAP_NANOS} before the samples: the runner's compile samples. */
@@ -80,6 +82,8 @@ public final class SchedTrace {
         int threads = positive(opts, "threads", 2);
         String java = opts.getOrDefault("jvm", ProcessHandle.current().info().command()
                 .orElseThrow(() -> new IllegalStateException("--jvm: this JVM's own binary is unknown; name one")));
+        List<String> jvmArgs = opts.containsKey("jvm-args")
+                ? Arrays.asList(opts.get("jvm-args").trim().split("\\s+")) : List.of();
         Path out = Paths.get(opts.getOrDefault("out", "target/sched-trace"));
         Files.createDirectories(out);
         checkPerf();
@@ -89,7 +93,7 @@ public final class SchedTrace {
             for (String subject : subjects) {
                 Path data = out.resolve(subject + "-" + round + ".data");
                 Path dump = out.resolve(subject + "-" + round + ".samples");
-                record(java, subject, threads, samples, data, dump);
+                record(java, jvmArgs, subject, threads, samples, data, dump);
                 List<Event> events = perfScript(data);
                 List<Sample> recorded = readSamples(dump);
                 Match m = correlate(events, recorded);
@@ -222,12 +226,13 @@ public final class SchedTrace {
         }
     }
 
-    private static void record(String java, String subject, int threads, int samples, Path data, Path dump)
-            throws IOException, InterruptedException {
+    private static void record(String java, List<String> jvmArgs, String subject, int threads, int samples,
+            Path data, Path dump) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-a", "-k", "mono",
                 "-e", String.join(",", EVENTS), "-o", data.toString(), "--", java));
         cmd.addAll(Compare.CHILD_FLAGS);
         cmd.addAll(Arrays.asList(Subject.sizingFlags(threads)));
+        cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SchedTrace.class.getName(), "--child",
                 subject, String.valueOf(threads), String.valueOf(samples), dump.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -328,13 +333,16 @@ public final class SchedTrace {
         final long toJob;
         /** The worker was switched in in place of the submitter: it preempted it on the submitter's CPU. */
         final boolean preemptedSubmitter;
+        /** The worker was switched in on another CPU than the one it last left (false if that is not in the trace). */
+        final boolean migrated;
 
-        Row(long latency, long toWaking, long toOnCpu, long toJob, boolean preemptedSubmitter) {
+        Row(long latency, long toWaking, long toOnCpu, long toJob, boolean preemptedSubmitter, boolean migrated) {
             this.latency = latency;
             this.toWaking = toWaking;
             this.toOnCpu = toOnCpu;
             this.toJob = toJob;
             this.preemptedSubmitter = preemptedSubmitter;
+            this.migrated = migrated;
         }
     }
 
@@ -380,6 +388,14 @@ public final class SchedTrace {
                 continue;
             }
             int i = lowerBound(times, s.submit);
+            int lastCpu = -1; // where the job's thread last left a CPU before the submit
+            for (int k = i - 1; k >= 0; k--) {
+                Event e = events.get(k);
+                if (!e.waking && e.prev == s.thread) {
+                    lastCpu = e.cpu;
+                    break;
+                }
+            }
             Event waking = null;
             Event onCpu = null;
             for (; i < times.length && times[i] <= s.start; i++) {
@@ -397,7 +413,7 @@ public final class SchedTrace {
                 notWoken++;
             } else if (onCpu != null) {
                 rows.add(new Row(s.start - s.submit, waking.time - s.submit, onCpu.time - waking.time,
-                        s.start - onCpu.time, onCpu.prev == s.submitter));
+                        s.start - onCpu.time, onCpu.prev == s.submitter, lastCpu >= 0 && lastCpu != onCpu.cpu));
             }
         }
         return new Match(rows, notWoken);
@@ -422,8 +438,8 @@ public final class SchedTrace {
         List<Row> sorted = new ArrayList<>(rows);
         sorted.sort(Comparator.comparingLong(r -> r.latency));
         out.println("| samples by latency | n | latency | execute to waking | waking to on-CPU | on-CPU to job "
-                + "| preempted the submitter |");
-        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+                + "| preempted the submitter | switched in on another CPU |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         int n = sorted.size();
         for (double[] band : BANDS) {
             List<Row> b = sorted.subList((int) (n * band[0]), (int) (n * band[1]));
@@ -431,10 +447,11 @@ public final class SchedTrace {
                 continue;
             }
             long preempted = b.stream().filter(r -> r.preemptedSubmitter).count();
-            out.printf(Locale.ROOT, "| %d-%d %% | %d | %.1f | %.1f | %.1f | %.1f | %.0f %% |%n",
+            long migrated = b.stream().filter(r -> r.migrated).count();
+            out.printf(Locale.ROOT, "| %d-%d %% | %d | %.1f | %.1f | %.1f | %.1f | %.0f %% | %.0f %% |%n",
                     Math.round(band[0] * 100), Math.round(band[1] * 100), b.size(),
                     median(b, r -> r.latency), median(b, r -> r.toWaking), median(b, r -> r.toOnCpu),
-                    median(b, r -> r.toJob), 100.0 * preempted / b.size());
+                    median(b, r -> r.toJob), 100.0 * preempted / b.size(), 100.0 * migrated / b.size());
         }
         out.println("Medians in µs within each band; the steps' medians need not add up to the latency's.");
     }
@@ -447,7 +464,7 @@ public final class SchedTrace {
 
     private static Map<String, String> options(String[] args) {
         Map<String, String> opts = new LinkedHashMap<>();
-        List<String> known = List.of("subjects", "jvms", "samples", "threads", "jvm", "out");
+        List<String> known = List.of("subjects", "jvms", "samples", "threads", "jvm", "jvm-args", "out");
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (!a.startsWith("--") || !known.contains(a.substring(2)) || i + 1 == args.length) {

@@ -46,6 +46,7 @@ class SchedTraceTest {
     void eachSampleIsSplitAtItsOwnThreadsWakingAndSwitchIn() {
         List<String> lines = new ArrayList<>();
         lines.add(waking(900, SUBMITTER)); // the trace begins before the first sample
+        lines.add(switchOut(950, WORKER, 1)); // our thread went to sleep on CPU 1
         // Sample 1, at 1000: the other worker is woken and switched in first (not this sample's thread), then ours,
         // on an idle CPU.
         lines.add(waking(1_002, OTHER_WORKER));
@@ -53,6 +54,7 @@ class SchedTraceTest {
         lines.add(waking(1_004, WORKER));
         lines.add(switchIn(1_010, 0, WORKER));
         // Sample 2, at 2000: ours preempts the submitter.
+        lines.add(switchOut(1_500, WORKER, 0)); // after sample 1's job, asleep again on CPU 0
         lines.add(waking(2_001, WORKER));
         lines.add(switchIn(2_003, SUBMITTER, WORKER));
         // Sample 3, at 3000: no waking of its thread (it was awake).
@@ -76,9 +78,9 @@ class SchedTraceTest {
 
         assertEquals(1, m.notWoken);
         assertEquals(3, m.rows.size());
-        assertRow(m.rows.get(0), 11, 4, 6, 1, false);
-        assertRow(m.rows.get(1), 5, 1, 2, 2, true);
-        assertRow(m.rows.get(2), 30, 2, 18, 10, false);
+        assertRow(m.rows.get(0), 11, 4, 6, 1, false, true);
+        assertRow(m.rows.get(1), 5, 1, 2, 2, true, false);
+        assertRow(m.rows.get(2), 30, 2, 18, 10, false, false);
     }
 
     @Test
@@ -87,24 +89,25 @@ class SchedTraceTest {
         for (int i = 0; i < 100; i++) {
             // Latency i µs; the slowest 3 % spend their extra time on the worker's side.
             long toJob = i >= 97 ? 50_000 : 1_000;
-            rows.add(new SchedTrace.Row(i * 1_000L, 2_000, 3_000, toJob, i % 2 == 0));
+            rows.add(new SchedTrace.Row(i * 1_000L, 2_000, 3_000, toJob, i % 2 == 0, i >= 90));
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         SchedTrace.report(rows, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
-        assertEquals("| 0-50 % | 50 | 25.0 | 2.0 | 3.0 | 1.0 | 50 % |", lines[2]);
-        assertEquals("| 50-90 % | 40 | 70.0 | 2.0 | 3.0 | 1.0 | 50 % |", lines[3]);
-        assertEquals("| 97-99 % | 2 | 98.0 | 2.0 | 3.0 | 50.0 | 50 % |", lines[5]);
-        assertEquals("| 99-100 % | 1 | 99.0 | 2.0 | 3.0 | 50.0 | 0 % |", lines[6]);
+        assertEquals("| 0-50 % | 50 | 25.0 | 2.0 | 3.0 | 1.0 | 50 % | 0 % |", lines[2]);
+        assertEquals("| 50-90 % | 40 | 70.0 | 2.0 | 3.0 | 1.0 | 50 % | 0 % |", lines[3]);
+        assertEquals("| 97-99 % | 2 | 98.0 | 2.0 | 3.0 | 50.0 | 50 % | 100 % |", lines[5]);
+        assertEquals("| 99-100 % | 1 | 99.0 | 2.0 | 3.0 | 50.0 | 0 % | 100 % |", lines[6]);
     }
 
     private static void assertRow(SchedTrace.Row r, long latency, long toWaking, long toOnCpu, long toJob,
-            boolean preempted) {
+            boolean preempted, boolean migrated) {
         assertEquals(latency, r.latency, "latency");
         assertEquals(toWaking, r.toWaking, "execute to waking");
         assertEquals(toOnCpu, r.toOnCpu, "waking to on-CPU");
         assertEquals(toJob, r.toJob, "on-CPU to job");
         assertEquals(preempted, r.preemptedSubmitter, "preempted the submitter");
+        assertEquals(migrated, r.migrated, "switched in on another CPU");
     }
 
     private static String waking(long nanos, long pid) {
@@ -116,6 +119,12 @@ class SchedTraceTest {
         return String.format("            java %d [000] %s: sched:sched_switch: prev_comm=java prev_pid=%d "
                 + "prev_prio=120 prev_state=S ==> next_comm=forage-worker next_pid=%d next_prio=120", prev, time(nanos),
                 prev, next);
+    }
+
+    private static String switchOut(long nanos, long prev, int cpu) {
+        return String.format("            java %d [%03d] %s: sched:sched_switch: prev_comm=forage-worker prev_pid=%d "
+                + "prev_prio=120 prev_state=S ==> next_comm=swapper/%d next_pid=0 next_prio=120", prev, cpu, time(nanos),
+                prev, cpu);
     }
 
     /** {@code perf script --ns}'s time stamp: seconds, a dot and nine digits of nanoseconds. */
