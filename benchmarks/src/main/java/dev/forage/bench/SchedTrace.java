@@ -88,7 +88,7 @@ public final class SchedTrace {
         Files.createDirectories(out);
         checkPerf();
         Map<String, List<Row>> bySubject = new LinkedHashMap<>();
-        Map<String, int[]> unmatched = new LinkedHashMap<>();
+        Map<String, int[]> totals = new LinkedHashMap<>(); // per subject: samples, samples whose thread was awake
         for (int round = 1; round <= jvms; round++) {
             for (String subject : subjects) {
                 Path data = out.resolve(subject + "-" + round + ".data");
@@ -100,16 +100,16 @@ public final class SchedTrace {
                 System.out.printf(Locale.ROOT, "%s, JVM %d: %d samples, %d matched, %d with no waking of the job's "
                         + "thread (it was awake)%n", subject, round, recorded.size(), m.rows.size(), m.notWoken);
                 bySubject.computeIfAbsent(subject, k -> new ArrayList<>()).addAll(m.rows);
-                int[] u = unmatched.computeIfAbsent(subject, k -> new int[2]);
-                u[0] += recorded.size();
-                u[1] += m.notWoken;
+                int[] t = totals.computeIfAbsent(subject, k -> new int[2]);
+                t[0] += recorded.size();
+                t[1] += m.notWoken;
             }
         }
         System.out.println();
         for (Map.Entry<String, List<Row>> e : bySubject.entrySet()) {
-            int[] u = unmatched.get(e.getKey());
-            System.out.printf(Locale.ROOT, "%s: %d JVMs, %d samples, %d matched%n", e.getKey(), jvms, u[0],
-                    e.getValue().size());
+            int[] t = totals.get(e.getKey());
+            System.out.printf(Locale.ROOT, "%s: %d JVMs, %d samples, %d matched, %d with the job's thread awake%n",
+                    e.getKey(), jvms, t[0], e.getValue().size(), t[1]);
             report(e.getValue(), System.out);
             System.out.println();
         }
