@@ -1,5 +1,6 @@
 package dev.forage.bench;
 
+import dev.forage.bench.scenario.WakeupLatency;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -18,7 +19,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -55,11 +55,6 @@ import java.util.regex.Pattern;
  * the worker took the submitter's CPU and how often it was switched in on another CPU than the one it slept on.
  */
 public final class SchedTrace {
-    /** Unrecorded wake-ups at {@link #COMPILE_GAP_NANOS} before the samples: the runner's compile samples. */
-    static final int COMPILE_SAMPLES = 10_000;
-    static final long COMPILE_GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
-    /** The samples' mean gap (± 20 %): the runner's, long enough for every subject's workers to be parked. */
-    static final long GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
     /** The bands the report shows, as fractions of the samples ordered by latency. */
     static final double[][] BANDS = {{0, .5}, {.5, .9}, {.9, .97}, {.97, .99}, {.99, 1}};
     static final String[] EVENTS = {"sched:sched_waking", "sched:sched_switch"};
@@ -127,11 +122,14 @@ public final class SchedTrace {
         try (Running running = subject.open(threads)) {
             Probe probe = new Probe(running.executor(), Thread.currentThread(), samples);
             SplittableRandom random = new SplittableRandom(42);
-            for (int i = 0; i < COMPILE_SAMPLES; i++) {
-                probe.once(-1, gap(random, COMPILE_GAP_NANOS));
+            // The runner's loop: its full budget's unrecorded wake-ups for the compiler, then its gap.
+            for (int i = 0; i < Budget.FULL.wakeupCompileSamples; i++) {
+                WakeupLatency.idle(random, WakeupLatency.COMPILE_GAP_NANOS);
+                probe.once(-1);
             }
             for (int i = 0; i < samples; i++) {
-                probe.once(i, gap(random, GAP_NANOS));
+                WakeupLatency.idle(random, WakeupLatency.GAP_NANOS);
+                probe.once(i);
             }
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump, StandardCharsets.UTF_8))) {
                 w.println("# submitter " + submitter);
@@ -143,10 +141,6 @@ public final class SchedTrace {
                 }
             }
         }
-    }
-
-    private static long gap(SplittableRandom random, long mean) {
-        return mean * 4 / 5 + random.nextLong(mean * 2 / 5);
     }
 
     /** The calling thread's kernel id, from {@code /proc/thread-self} (Linux). */
@@ -190,13 +184,8 @@ public final class SchedTrace {
             }
         }
 
-        /** Idles {@code gap} ns, submits, and parks until the job started; sample {@code i}, or -1 unrecorded. */
-        void once(int i, long gap) {
-            long until = System.nanoTime() + gap;
-            long now;
-            while ((now = System.nanoTime()) - until < 0) {
-                LockSupport.parkNanos(until - now);
-            }
+        /** Submits, and parks until the job started; sample {@code i}, or -1 unrecorded. */
+        void once(int i) {
             index = i;
             started = 0;
             long before = System.nanoTime();

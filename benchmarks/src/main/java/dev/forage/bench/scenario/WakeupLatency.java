@@ -22,7 +22,7 @@ import org.HdrHistogram.Histogram;
  */
 public final class WakeupLatency implements Scenario {
     /** Gap between wake-ups: long enough for every subject's workers to be parked. */
-    static final long GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
+    public static final long GAP_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
     /**
      * Gap between the unrecorded wake-ups of {@link Budget#wakeupCompileSamples}: still long enough for the
      * workers to park (a Forage pool of 2 counted one sleep per sample at a 100 µs gap), short enough that
@@ -162,14 +162,22 @@ public final class WakeupLatency implements Scenario {
 
     /** One sample after an idle gap of {@code meanGap} ± 20 %. */
     private static void sample(Probe probe, SplittableRandom random, Histogram h, long meanGap) {
+        idle(random, meanGap);
+        long work = probe.inside ? random.nextLong(INSIDE_MAX_WORK_NANOS) : 0L;
+        h.recordValue(Math.max(probe.once(work), 0));
+    }
+
+    /**
+     * The submitter's idle gap before a sample: parked for {@code meanGap} ± 20 %, drawn from {@code random}. Also
+     * the gap of {@code SchedTrace}, which traces this scenario's loop.
+     */
+    public static void idle(SplittableRandom random, long meanGap) {
         long gap = meanGap * 4 / 5 + random.nextLong(meanGap * 2 / 5);
         long until = System.nanoTime() + gap;
         long now;
         while ((now = System.nanoTime()) - until < 0) {
             LockSupport.parkNanos(until - now);
         }
-        long work = probe.inside ? random.nextLong(INSIDE_MAX_WORK_NANOS) : 0L;
-        h.recordValue(Math.max(probe.once(work), 0));
     }
 
     /** The submitted job; reused, one sample at a time. */
