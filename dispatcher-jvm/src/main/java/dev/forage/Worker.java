@@ -209,45 +209,75 @@ final class Worker extends WorkerPad1 implements IdleContext {
         long outerDeadline = waitDeadline;
         waitDeadline = deadline;
         try {
-            outer:
-            while (!latch.probe()) {
-                if (passed(deadline)) {
-                    return false;
-                }
-                Runnable job = takeOwnJob();
-                if (job == null) {
-                    job = takeBeforeIdling();
-                }
-                if (job != null) {
-                    runJob(job);
-                    continue;
-                }
-                IdleState spell = enterIdle();
-                while (!latch.probe()) {
-                    job = findWork(spell);
-                    if (job != null) {
-                        leaveIdle(spell);
-                        runJob(job);
-                        continue outer;
-                    }
-                    if (passed(deadline) || keepAliveEnded()) {
-                        leaveIdle(spell); // past the keep-alive: counted busy, the runner's retirement takes over
-                        return latch.probe();
-                    }
-                    if (!holdOff(latch)) {
-                        sleep.noWorkFound(spell, latch, this);
-                    }
-                    // Readiness found while this worker slept: the sleep is over (the protocol counts it idle, not
-                    // sleeping), so the resumed jobs go to its own deque, where the next search finds them.
-                    io.awake(index);
-                }
-                leaveIdle(spell);
-                break;
+            int result = AGAIN;
+            while (result == AGAIN) {
+                result = latch.probe() ? SET : turn(latch, deadline);
             }
-            return true;
+            return result == SET;
         } finally {
             waitDeadline = outerDeadline;
         }
+    }
+
+    /** {@link #turn}: go on with the loop. */
+    private static final int AGAIN = 0;
+    /** {@link #turn}: the wait ends, its latch set. */
+    private static final int SET = 1;
+    /** {@link #turn}: the wait ends with its latch not set (its deadline or the keep-alive passed). */
+    private static final int NOT_SET = 2;
+
+    /**
+     * One turn of {@link #waitUntil}'s loop: one job, local or found by an idle spell. A method of its own, like
+     * {@link #idleSpell}, so that the JIT compiles it once it has run a few thousand times: a worker enters its
+     * top-level loop once, and the JVM compiles a loop that it entered once only when its back-edges pass a
+     * threshold (on-stack replacement, tens of thousands), so a body written inside the loop would run interpreted
+     * around every wake-up of a pool that wakes a few thousand times, touching the interpreter's code and the
+     * method's bytecodes on a core whose caches the sleep left cold.
+     */
+    private int turn(CoreLatch latch, long deadline) {
+        if (passed(deadline)) {
+            return NOT_SET;
+        }
+        Runnable job = takeOwnJob();
+        if (job == null) {
+            job = takeBeforeIdling();
+        }
+        if (job == null) {
+            job = idleSpell(latch, deadline);
+            if (job == null) {
+                return latch.probe() ? SET : NOT_SET;
+            }
+        }
+        runJob(job);
+        return AGAIN;
+    }
+
+    /**
+     * An idle spell of {@link #waitUntil}: searches, and between failed searches waits as the sleep protocol says,
+     * until it finds a job (returned), the latch is set or the deadline or keep-alive passes (null). Either way the
+     * worker has left the idle state.
+     */
+    private Runnable idleSpell(CoreLatch latch, long deadline) {
+        IdleState spell = enterIdle();
+        while (!latch.probe()) {
+            Runnable job = findWork(spell);
+            if (job != null) {
+                leaveIdle(spell);
+                return job;
+            }
+            if (passed(deadline) || keepAliveEnded()) {
+                leaveIdle(spell); // past the keep-alive: counted busy, the runner's retirement takes over
+                return null;
+            }
+            if (!holdOff(latch)) {
+                sleep.noWorkFound(spell, latch, this);
+            }
+            // Readiness found while this worker slept: the sleep is over (the protocol counts it idle, not
+            // sleeping), so the resumed jobs go to its own deque, where the next search finds them.
+            io.awake(index);
+        }
+        leaveIdle(spell);
+        return null;
     }
 
     /** Whether {@code deadline}, a value of the pool's clock or {@link #NO_DEADLINE}, has passed. */
