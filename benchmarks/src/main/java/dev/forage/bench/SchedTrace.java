@@ -125,7 +125,7 @@ public final class SchedTrace {
             // The runner's loop: its full budget's unrecorded wake-ups for the compiler, then its gap.
             for (int i = 0; i < Budget.FULL.wakeupCompileSamples; i++) {
                 WakeupLatency.idle(random, WakeupLatency.COMPILE_GAP_NANOS);
-                probe.once(-1);
+                probe.once(samples); // the spare slot: the same code as a recorded sample
             }
             for (int i = 0; i < samples; i++) {
                 WakeupLatency.idle(random, WakeupLatency.GAP_NANOS);
@@ -153,7 +153,12 @@ public final class SchedTrace {
         }
     }
 
-    /** The job of every sample; the job's thread id is looked up once per thread and written after the wake-up. */
+    /**
+     * The job of every sample; the job's thread id is looked up once per thread and written after the wake-up. An
+     * unrecorded sample writes to a spare last slot, so that it runs the same branches as a recorded one: a branch
+     * first taken when the recorded samples begin would make C2 throw away the compiled code that inlined this job
+     * (the pool's worker loop with it) and run it at a lower tier for thousands of samples.
+     */
     private static final class Probe implements Runnable {
         private static final ThreadLocal<Long> TID = ThreadLocal.withInitial(SchedTrace::threadId);
         private final Executor executor;
@@ -167,9 +172,9 @@ public final class SchedTrace {
         Probe(Executor executor, Thread waiter, int samples) {
             this.executor = executor;
             this.waiter = waiter;
-            this.t0 = new long[samples];
-            this.start = new AtomicLongArray(samples);
-            this.tid = new AtomicLongArray(samples);
+            this.t0 = new long[samples + 1];
+            this.start = new AtomicLongArray(samples + 1);
+            this.tid = new AtomicLongArray(samples + 1);
         }
 
         @Override
@@ -178,13 +183,11 @@ public final class SchedTrace {
             int i = index;
             started = s;
             LockSupport.unpark(waiter);
-            if (i >= 0) {
-                start.set(i, s);
-                tid.set(i, TID.get());
-            }
+            start.set(i, s);
+            tid.set(i, TID.get());
         }
 
-        /** Submits, and parks until the job started; sample {@code i}, or -1 unrecorded. */
+        /** Submits, and parks until the job started; sample {@code i}, or the spare last slot when unrecorded. */
         void once(int i) {
             index = i;
             started = 0;
@@ -193,9 +196,7 @@ public final class SchedTrace {
             while (started == 0) {
                 LockSupport.park(this);
             }
-            if (i >= 0) {
-                t0[i] = before;
-            }
+            t0[i] = before;
         }
     }
 
