@@ -231,8 +231,7 @@ final class Worker extends WorkerPad1 implements IdleContext {
      * {@link #idleSpell}, so that the JIT compiles it once it has run a few thousand times: a worker enters its
      * top-level loop once, and the JVM compiles a loop that it entered once only when its back-edges pass a
      * threshold (on-stack replacement, tens of thousands), so a body written inside the loop would run interpreted
-     * around every wake-up of a pool that wakes a few thousand times, touching the interpreter's code and the
-     * method's bytecodes on a core whose caches the sleep left cold.
+     * around every wake-up of a pool that wakes a few thousand times ({@code docs/sleep.md} section 6).
      */
     private int turn(CoreLatch latch, long deadline) {
         if (passed(deadline)) {
