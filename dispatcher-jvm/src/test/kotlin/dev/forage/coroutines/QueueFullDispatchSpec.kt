@@ -62,7 +62,8 @@ class QueueFullDispatchSpec : FunSpec({
             }.use { d ->
                 val view = d.limitedParallelism(1)
                 val hold = holdWith(d.pool)
-                d.pool.execute { } // the queue's one place
+                val fillerRan = CountDownLatch(1)
+                d.pool.execute { fillerRan.countDown() } // the queue's one place
 
                 val bodyRanOn = AtomicReference<Thread>()
                 val finallyRanOn = AtomicReference<Thread>()
@@ -81,7 +82,10 @@ class QueueFullDispatchSpec : FunSpec({
                 bodyRanOn.get() shouldBe null
                 cause.get()!!.message!! shouldContain "queue capacity exceeded"
 
-                // The view goes on, on the pool's own threads.
+                // The view goes on, on the pool's own threads, once the queue has room again. The refused
+                // launch finishes on a timer due at once, which the worker may run before it takes the filler
+                // off the queue: without this wait the next launch can find the queue still full.
+                fillerRan.await(60, TimeUnit.SECONDS) shouldBe true
                 val later = AtomicReference<Thread>()
                 withWatchdog(60) { CoroutineScope(view).launch { later.set(Thread.currentThread()) }.join() }
                 later.get().name shouldStartWith "full-view-$policy"
