@@ -26,7 +26,10 @@ public final class Child {
             Subject subject = Subjects.byId(args[1]);
             int threads = Integer.parseInt(args[2]);
             Budget budget = Budget.byName(args[3]);
+            // The machine's placement of its cores before and after (CoreRoundTrip): it can move in between.
+            long roundTripBefore = CoreRoundTrip.measureNanos();
             Results results = run(scenario, subject, threads, budget);
+            results.info(CoreRoundTrip.INFO_KEY, roundTripBefore + "/" + CoreRoundTrip.measureNanos());
             int actual = Integer.parseInt(results.info().get("threads"));
             if (actual != threads) {
                 throw new IllegalStateException(subject.id() + " ran with " + actual + " workers instead of " + threads

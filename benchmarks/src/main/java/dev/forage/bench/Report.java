@@ -476,6 +476,7 @@ public final class Report {
                 List<String> afterReturn = data.info(sc.id(), s.id(), WakeupLatency.START_AFTER_RETURN_KEY);
                 List<String> beforeReturn = data.info(sc.id(), s.id(), WakeupLatency.STARTED_BEFORE_RETURN_KEY);
                 List<String> idleCycles = data.info(sc.id(), s.id(), LowLoadCpu.IDLE_CYCLE_KEY);
+                List<String> roundTrips = data.info(sc.id(), s.id(), CoreRoundTrip.INFO_KEY);
                 List<String> bits = new ArrayList<>();
                 if (!warmup.isEmpty()) {
                     bits.add(warmupText(warmup, warmupJit, settled, timedJit));
@@ -516,6 +517,11 @@ public final class Report {
                     // Whether the woken worker preempted the submitter (the job started inside execute) or waited
                     // for it to park: the scheduler's choice, which sets where the median falls.
                     bits.add("jobs started before execute returned " + String.join(" / ", beforeReturn) + " %");
+                }
+                if (!roundTrips.isEmpty()) {
+                    // Which placement of the two cores each fork had: rows of lines moving between workers follow
+                    // it (CoreRoundTrip).
+                    bits.add("core round trip before/after " + String.join(" · ", roundTrips) + " ns");
                 }
                 if (!longWakeups.isEmpty()) {
                     bits.add("wake-ups of 1 ms or more " + String.join(" / ", longWakeups));
