@@ -10,11 +10,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Why the runner records it: on a cloud machine the two virtual CPUs are threads the host places, and it moves
  * them. On the 2-core machines the results page comes from, the round trip sits near 60 ns for minutes (the two
- * virtual CPUs share a core's caches) and near 330 ns for minutes (they do not), and it flips in the middle of a
- * JVM's run. Any row whose time is lines moving between two workers follows it: a JVM of {@code launch-1m} takes
- * about 290 ms at 60 ns and about 650 ms at 330 ns, for Forage and {@code Dispatchers.Default} alike (notes,
- * "Launches: the machine's two placements"). The round trip before and after the scenario, in the run details,
- * says which placement each fork had.
+ * virtual CPUs share a core's caches), near 330 ns for minutes (they do not), at times anywhere up to 600 ns, and
+ * it moves in the middle of a JVM's run. Any row whose time is lines moving between two workers follows it: 10^6
+ * launches take Forage and {@code Dispatchers.Default} about 290 ms at 60 ns and 590 to 680 ms at 330 ns on
+ * JDK 17 (notes, "Launches: the machine's two placements"). The round trip before and after the scenario, in the
+ * run details, says which placement each fork had.
  *
  * <p>The threads spin: the other core must be free, so it is measured outside the timed part, with the pool's
  * workers idle.
@@ -25,13 +25,15 @@ public final class CoreRoundTrip {
 
     private static final int ROUNDS = 50_000;
     private static final int BURSTS = 3;
+    private static final long CAP_NANOS = 100_000_000L;
 
     private CoreRoundTrip() {
     }
 
     /**
      * The median of three bursts of 50,000 round trips between the calling thread and a new one, in nanoseconds
-     * per round trip. Takes 10 to 60 ms on this machine.
+     * per round trip. Takes 10 to 60 ms on a machine of two cores; on one, where
+     * each pass waits for a time slice, a burst stops after 64 round trips past 100 ms.
      */
     public static long measureNanos() throws InterruptedException {
         long[] bursts = new long[BURSTS];
@@ -42,18 +44,23 @@ public final class CoreRoundTrip {
         return bursts[BURSTS / 2];
     }
 
-    /** One burst: {@code rounds} round trips, nanoseconds per round trip. */
+    /**
+     * One burst: {@code rounds} round trips, or fewer once 100 ms have passed (checked every 64); nanoseconds per
+     * round trip.
+     */
     static long burstNanos(int rounds) throws InterruptedException {
         AtomicLong ball = new AtomicLong();
-        // This side serves 2, 4, 6, ...; the other answers each serve v with v + 1. Its first write, 1, says it
-        // runs, so the clock starts after the thread's start-up. Plain spinning, no onSpinWait: its pause would
-        // add its own latency to every pass.
+        // This side serves 2, 4, 6, ...; the other answers each serve v with v + 1, and stops at a negative
+        // value. Its first write, 1, says it runs, so the clock starts after the thread's start-up. Plain
+        // spinning, no onSpinWait: its pause would add its own latency to every pass.
         Thread other = new Thread(() -> {
             ball.set(1);
-            for (int r = 0; r < rounds; r++) {
-                long v = 2 + 2L * r;
-                while (ball.get() != v) {
-                    // spin until the serve arrives
+            for (long expect = 2; ; expect += 2) {
+                long v;
+                while ((v = ball.get()) != expect) {
+                    if (v < 0) {
+                        return;
+                    }
                 }
                 ball.lazySet(v + 1);
             }
@@ -64,15 +71,18 @@ public final class CoreRoundTrip {
             // spin until the other side runs
         }
         long start = System.nanoTime();
-        for (int r = 0; r < rounds; r++) {
-            long v = 2 + 2L * r;
+        int done = 0;
+        while (done < rounds && ((done & 63) != 0 || System.nanoTime() - start < CAP_NANOS)) {
+            long v = 2 + 2L * done;
             ball.lazySet(v);
             while (ball.get() != v + 1) {
                 // spin until the answer arrives
             }
+            done++;
         }
         long elapsed = System.nanoTime() - start;
+        ball.set(-1);
         other.join();
-        return elapsed / rounds;
+        return elapsed / Math.max(1, done);
     }
 }

@@ -23,6 +23,16 @@ class CoreRoundTripTest {
     }
 
     @Test
+    void aBurstStopsAtItsTimeCap() throws Exception {
+        // 2^31 round trips would take minutes even at 60 ns each: the burst must stop on its own, and the other
+        // thread with it (the join inside would hang otherwise).
+        Guard.within(60, "capped burst", () -> {
+            long nanos = CoreRoundTrip.burstNanos(Integer.MAX_VALUE);
+            assertTrue(nanos >= 10, "round trip " + nanos + " ns");
+        });
+    }
+
+    @Test
     void theRunDetailsShowEachForkBeforeAndAfter() {
         RunData d = new RunData();
         d.add(ResultLine.info("launch-1m", "forage-jec", 2, CoreRoundTrip.INFO_KEY, "62/331"));
