@@ -9,12 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * of one pass there and back.
  *
  * <p>Why the runner records it: on a cloud machine the two virtual CPUs are threads the host places, and it moves
- * them. On the 2-core machines the results page comes from, the round trip sits near 60 ns for minutes (the two
- * virtual CPUs share a core's caches), near 330 ns for minutes (they do not), at times anywhere up to 600 ns, and
- * it moves in the middle of a JVM's run. Any row whose time is lines moving between two workers follows it: 10^6
- * launches take Forage and {@code Dispatchers.Default} about 290 ms at 60 ns and 590 to 680 ms at 330 ns on
- * JDK 17 (notes, "Launches: the machine's two placements"). The round trip before and after the scenario, in the
- * run details, says which placement each fork had.
+ * them, in the middle of a JVM's run too, and any row whose time is lines moving between two workers follows the
+ * round trip of the moment (docs/comparison-runner.md, "The machine's placement"). The round trip before and
+ * after the scenario, in the run details, says which placement each fork had.
  *
  * <p>The threads spin: the other core must be free, so it is measured outside the timed part, with the pool's
  * workers idle.
@@ -32,8 +29,8 @@ public final class CoreRoundTrip {
 
     /**
      * The median of three bursts of 50,000 round trips between the calling thread and a new one, in nanoseconds
-     * per round trip. Takes 10 to 60 ms on a machine of two cores; on one, where
-     * each pass waits for a time slice, a burst stops after 64 round trips past 100 ms.
+     * per round trip. Takes 10 to 60 ms on a machine of two cores; on one, where each pass waits for a time slice,
+     * each burst is cut short after about 100 ms.
      */
     public static long measureNanos() throws InterruptedException {
         long[] bursts = new long[BURSTS];
