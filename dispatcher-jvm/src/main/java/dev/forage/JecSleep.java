@@ -298,7 +298,17 @@ final class JecSleep implements Sleep {
         // I2 for internal jobs: WorkDeque.push ends with a volatile write of bottom, and newJobs starts with a
         // volatile read of the counters. Rayon's sleep module skips this fence (the pusher pops its job itself), but
         // the pusher may be blocked in user code until another worker runs the job (docs/sleep.md section 4.5).
-        newJobs(count, queueWasEmpty);
+        newJobs(count, null, queueWasEmpty);
+    }
+
+    /**
+     * {@link #newInternalJobs} for one job (I2 as there), whose "was it empty" {@link #newJobs} asks
+     * {@code pushedTo} only when a worker sleeps or naps: a pusher that finds everyone awake (a producer beside a
+     * thief) then never reads its deque's {@code top}, the line the thief's steals write.
+     */
+    @Override
+    public void newInternalJob(PushedTo pushedTo) {
+        newJobs(1, pushedTo, false);
     }
 
     @Override
@@ -306,20 +316,24 @@ final class JecSleep implements Sleep {
         // I2, the PushFence: the caller's publish was a volatile write (Injector.push's CAS; for timers,
         // TimerQueue.add's write of earliestDeadline or the watch-release CAS), and newJobs starts with a
         // volatile read of the counters (docs/sleep.md).
-        newJobs(count, queueWasEmpty);
+        newJobs(count, null, queueWasEmpty);
     }
 
-    /** I3: flip the JEC to odd if someone is sleepy, then wake only the threads that the idle count says lack. */
-    private void newJobs(int count, boolean queueWasEmpty) {
+    /**
+     * I3: flip the JEC to odd if someone is sleepy, then wake only the threads that the idle count says lack. The
+     * queue was empty iff {@code queueWasEmpty}, or, for one job pushed on a worker's deque, iff {@code pushedTo}
+     * says so when asked, which it is only when the answer matters.
+     */
+    private void newJobs(int count, PushedTo pushedTo, boolean queueWasEmpty) {
         long c = counters.incrementJecIfSleepy();
         int sleepers = JecCounters.sleepingThreads(c);
         if (sleepers == 0) {
-            if (!queueWasEmpty && nappers.get() > 0) {
+            if (nappers.get() > 0 && !wasEmpty(pushedTo, queueWasEmpty)) {
                 wakeNapper(); // jobs pile up: a napper, counted idle, would wait out its nap (section 3.7)
             }
             return;
         }
-        if (!queueWasEmpty) {
+        if (!wasEmpty(pushedTo, queueWasEmpty)) {
             // The queue already held jobs: the idle threads are not keeping up with it.
             wakeAnyThreads(Math.min(count, sleepers));
         } else {
@@ -328,6 +342,10 @@ final class JecSleep implements Sleep {
                 wakeAnyThreads(Math.min(count - idle, sleepers));
             }
         }
+    }
+
+    private static boolean wasEmpty(PushedTo pushedTo, boolean queueWasEmpty) {
+        return pushedTo == null ? queueWasEmpty : pushedTo.heldNoOtherJob();
     }
 
     @Override

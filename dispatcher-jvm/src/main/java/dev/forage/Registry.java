@@ -403,6 +403,13 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
         monitor.jobsPosted();
     }
 
+    /** {@link #newInternalJobs} for one job just pushed by a worker ({@link Sleep#newInternalJob}). */
+    void newInternalJob(Sleep.PushedTo pushedTo) {
+        sleep.newInternalJob(pushedTo);
+        bringBackRetired();
+        monitor.jobsPosted();
+    }
+
     /** {@link #newInternalJobs} for jobs pushed on the injector (due timers included). */
     @Override
     public void newInjectedJobs(int count, boolean queueWasEmpty) {

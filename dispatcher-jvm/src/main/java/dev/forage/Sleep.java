@@ -44,6 +44,21 @@ interface Sleep extends LatchWaker {
     /** {@code count} jobs were pushed to a worker's own deque, which held jobs before iff {@code !queueWasEmpty}. */
     void newInternalJobs(int count, boolean queueWasEmpty);
 
+    /**
+     * One job was pushed to a worker's own deque: {@link #newInternalJobs} with {@code pushedTo}'s answer for
+     * {@code queueWasEmpty}. A protocol that needs the answer only in some cases asks only then (the JEC: when a
+     * worker sleeps or naps), which spares the pusher a read of the deque's {@code top}, the line thieves write.
+     */
+    default void newInternalJob(PushedTo pushedTo) {
+        newInternalJobs(1, pushedTo.heldNoOtherJob());
+    }
+
+    /** The deque a worker just pushed one job on, as {@link #newInternalJob} sees it: implemented by the worker. */
+    interface PushedTo {
+        /** Whether the deque holds no job but the one just pushed, read now: the post's {@code queueWasEmpty}. */
+        boolean heldNoOtherJob();
+    }
+
     /** {@code count} jobs were pushed to the injector (after the push: the PushFence side of the proof). */
     void newInjectedJobs(int count, boolean queueWasEmpty);
 

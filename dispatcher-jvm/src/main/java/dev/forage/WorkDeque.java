@@ -45,9 +45,20 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  * null, and a job is put in the slot once (jcstress {@code DequeNextSlotRace}).
  *
  * <p>Slots are cleared lazily: the owner nulls the slots thieves consumed when it next finds the deque empty,
- * wins its last job, or pushes with {@link #CLEAR_BATCH} consumed slots not yet cleared, so the buffer keeps at
- * most that many stolen jobs reachable. A slot below {@code top} is never returned again: a thief that reads a
- * cleared slot sees null and retries, and one that read the job before the clear fails its CAS.
+ * wins its last job, or reads {@code top} in a push (below) and finds {@link #CLEAR_BATCH} consumed slots not yet
+ * cleared, so a producer that never pops keeps stolen jobs reachable for at most that many pushes. A slot below
+ * {@code top} is never returned again: a thief that reads a cleared slot sees null and retries, and one that read
+ * the job before the clear fails its CAS.
+ *
+ * <p>The owner's view of {@code top}: a push compares {@code bottom} with {@code topSeen}, the value of
+ * {@code top} the owner last read. Since {@code top} only grows, that view never shows the ring emptier than it
+ * is, so a push that would overwrite a live job or exceed the capacity by that view reads {@code top} again before
+ * it grows the ring or refuses the job; otherwise it reads {@code top} once in {@link #CLEAR_BATCH} pushes, to
+ * clear. Beside a thief that takes each job as it is pushed (a coroutine that launches children in a loop), the
+ * thief's CAS then keeps {@code top}'s line instead of the producer pulling it back on every push: one cache-line
+ * transfer less per job, which is what such a loop pays for when the two cores are far apart. The sleep
+ * protocol's "was the queue empty" question, which needs the real {@code top}, is asked after the push and only
+ * when someone sleeps ({@link #heldNoOtherJob}).
  *
  * <p>Its fields, and the padding that keeps the thieves' {@code top} off the owner's cache lines:
  * {@link WorkDequeOwnerFields}.
@@ -76,10 +87,11 @@ final class WorkDeque extends WorkDequeOwnerFields {
      */
     static final int DEFAULT_CAPACITY = 1 << 22;
     /**
-     * A push clears the slots thieves consumed once this many have piled up: a worker that only produces (a
-     * coroutine launching children that others run) never pops, so without it every stolen job stayed reachable
-     * from the ring until the ring wrapped around, and a ring grown to 2^19 slots kept half a million finished
-     * coroutines alive through every GC. 32 references are two cache lines with compressed oops.
+     * A push reads {@code top} once in this many pushes and clears the slots thieves consumed if this many have
+     * piled up: a worker that only produces (a coroutine launching children that others run) never pops, so
+     * without it every stolen job stayed reachable from the ring until the ring wrapped around, and a ring grown to
+     * 2^19 slots kept half a million finished coroutines alive through every GC. 32 references are two cache lines
+     * with compressed oops.
      */
     static final int CLEAR_BATCH = 32;
     private static final AtomicLongFieldUpdater<WorkDequeTop> TOP =
@@ -136,32 +148,33 @@ final class WorkDeque extends WorkDequeOwnerFields {
     /**
      * Owner only. Pushes a job at the bottom of the ring, after moving the job in the next slot, if there is one,
      * into the ring first, so that the pushed job is the newest and the owner's next pop takes it. Used where that
-     * position matters (a join's second half, a fair yield); returns whether the deque looked empty just before
-     * (the sleep protocol's "queue was empty" signal).
+     * position matters (a join's second half, a fair yield). {@link #heldNoOtherJob} then tells whether it had
+     * company (the sleep protocol's "queue was empty" signal).
      *
      * @throws RejectedExecutionException if the deque holds {@link #capacity()} jobs; nothing was queued
      */
-    public boolean push(Runnable job) {
+    public void push(Runnable job) {
         if (next != null) {
             flushNext();
         }
-        return pushRing(job, capacity);
+        pushRing(job, capacity);
     }
 
     /**
      * Owner only. Puts a job in the next slot if it is empty (Tokio's LIFO slot, Go's {@code runnext}): the owner's
      * next pop, without the ring's index updates and fences; otherwise pushes it at the bottom of the ring, so a
      * job put there earlier stays the owner's next (a producer's first child waits in the slot while the others
-     * go where thieves take them). Returns whether the deque looked empty just before.
+     * go where thieves take them).
      *
      * @throws RejectedExecutionException if the deque holds {@link #capacity()} jobs; nothing was queued
      */
-    public boolean pushNext(Runnable job) {
+    public void pushNext(Runnable job) {
         if (next != null) {
-            return pushRing(job, capacity - 1);
+            pushRing(job, capacity - 1);
+            return;
         }
-        long queued = bottom - top;
-        if (queued >= capacity) {
+        long b = bottom;
+        if (b - topSeen >= capacity && b - readTop() >= capacity) {
             throw full();
         }
         // Before the publication below, so a thief that sees the job sees it: which ring jobs are older (steal).
@@ -173,7 +186,16 @@ final class WorkDeque extends WorkDequeOwnerFields {
         // After the publication: a thief that read the old tag and then an empty slot sees a new tag once the
         // job it missed can matter to it (steal).
         NEXT_PUTS.lazySet(this, nextPuts + 1);
-        return queued <= 0;
+    }
+
+    /**
+     * Owner only, right after a push: whether the deque holds no job but the one pushed, read now (a thief may have
+     * taken the others, or that one, since). The sleep protocol's "queue was empty" signal, which it asks for only
+     * when a worker sleeps or naps ({@link JecSleep}): the one read of {@code top}, the thieves' line, on the path of
+     * a push that finds everyone awake.
+     */
+    boolean heldNoOtherJob() {
+        return size() <= 1;
     }
 
     /**
@@ -209,7 +231,7 @@ final class WorkDeque extends WorkDequeOwnerFields {
         }
         int count = to - from;
         long b = bottom;
-        long t = top;
+        long t = readTop();
         if (b - t + count > capacity) {
             throw full();
         }
@@ -233,25 +255,39 @@ final class WorkDeque extends WorkDequeOwnerFields {
         return bottom;
     }
 
-    /** The Chase-Lev push at the bottom of the ring, refused when it holds {@code limit} jobs. */
-    private boolean pushRing(Runnable job, int limit) {
+    /**
+     * The Chase-Lev push at the bottom of the ring, refused when it holds {@code limit} jobs. It reads {@code top}
+     * only when the ring looks full by the owner's last reading ({@code topSeen}), and once in {@link #clearBatch}
+     * pushes to clear the slots thieves consumed (class comment, "The owner's view of top").
+     */
+    private void pushRing(Runnable job, int limit) {
         long b = bottom;
-        long t = top;
-        if (b - t >= limit) {
-            throw full();
-        }
+        long t = topSeen;
         AtomicReferenceArray<Runnable> a = buffer;
-        if (b - t >= a.length()) {
-            a = grow(a, t, b);
-        } else if (t - cleared >= clearBatch) {
-            clearStolen(a, t, b);
+        if (b - t >= Math.min(limit, a.length()) || ++pushesSinceTopRead >= clearBatch) {
+            t = readTop();
+            pushesSinceTopRead = 0;
+            if (b - t >= limit) {
+                throw full();
+            }
+            if (b - t >= a.length()) {
+                a = grow(a, t, b);
+            } else if (t - cleared >= clearBatch) {
+                clearStolen(a, t, b);
+            }
         }
         a.lazySet(index(a, b), job);
         // Volatile, not lazySet: a thief that reads bottom == b + 1 sees the slot written above (release), and
         // the sleep protocol needs this store ordered before the pusher's next read of the counters (StoreLoad;
         // class comment). A lazySet here let a worker that was counted idle leave without seeing the job.
         bottom = b + 1;
-        return b - t <= 0;
+    }
+
+    /** Owner only: reads {@code top} and keeps it as the owner's view ({@code topSeen}). */
+    private long readTop() {
+        long t = top;
+        topSeen = t;
+        return t;
     }
 
     /** Owner only. Pops the next slot's job, else the ring's newest job; {@code null} when the deque is empty. */

@@ -37,6 +37,10 @@ abstract class WorkDequeOwnerFields extends WorkDequePad1 {
     volatile int nextPuts;
     /** Owner-written: {@code bottom} when the slot's job was put there; ring jobs below it are older. */
     long nextFloor;
+    /** Owner-only: {@code top} as the owner last read it, never above it (top only grows). */
+    long topSeen;
+    /** Owner-only: pushes since the owner last read {@code top}. */
+    int pushesSinceTopRead;
     /** Owner-only: slots below this index have been nulled. */
     long cleared;
     /** A push clears the consumed slots once this many wait ({@code WorkDeque.CLEAR_BATCH} but in tests). */

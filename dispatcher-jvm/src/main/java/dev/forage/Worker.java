@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * <p>Every field the owner writes on every job or search lives in {@link WorkerOwnerState}, between two pads, so
  * that those writes never share a cache line with what thieves read here ({@link #deque}) or with another object.
  */
-final class Worker extends WorkerPad1 implements IdleContext {
+final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
     static final long NO_DEADLINE = Long.MAX_VALUE;
     /** {@link #waitUntil(CoreLatch, long, long)}: the wait has no jobs of its own on the deque. */
     static final long NO_FLOOR = Long.MAX_VALUE;
@@ -318,13 +318,22 @@ final class Worker extends WorkerPad1 implements IdleContext {
 
     private void push(Runnable job, boolean toNextSlot) {
         pushedSinceTake = true;
-        boolean wasEmpty;
         try {
-            wasEmpty = toNextSlot ? deque.pushNext(job) : deque.push(job);
+            if (toNextSlot) {
+                deque.pushNext(job);
+            } else {
+                deque.push(job);
+            }
         } catch (RejectedExecutionException e) {
             throw QueueBound.full(registry.name, job, "worker " + index + "'s deque", deque.capacity());
         }
-        registry.newInternalJobs(1, wasEmpty);
+        registry.newInternalJob(this);
+    }
+
+    /** Owner thread, right after a push: the post's "was the queue empty", asked only if it matters. */
+    @Override
+    public boolean heldNoOtherJob() {
+        return deque.heldNoOtherJob();
     }
 
     /**

@@ -135,8 +135,8 @@ final class SleepModel {
             sleep.newInternalJobs(1, deques[w].isEmpty());
             deques[w].pushNext(job);
         } else {
-            boolean wasEmpty = deques[w].pushNext(job);
-            sleep.newInternalJobs(1, wasEmpty);
+            deques[w].pushNext(job);
+            sleep.newInternalJob(deques[w]::heldNoOtherJob);
         }
         ends[w] = End.FREE;
     }

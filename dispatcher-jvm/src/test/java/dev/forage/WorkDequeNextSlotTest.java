@@ -26,8 +26,10 @@ class WorkDequeNextSlotTest {
     void theOwnerTakesTheSlotsJobFirstAndThenTheRingsNewest() {
         deque.push(new Job(1));
         deque.push(new Job(2));
-        assertFalse(deque.pushNext(new Job(3)), "the ring held jobs");
-        assertFalse(deque.pushNext(new Job(4)), "the slot is taken: job 4 goes to the ring");
+        deque.pushNext(new Job(3));
+        assertFalse(deque.heldNoOtherJob(), "the ring held jobs");
+        deque.pushNext(new Job(4));
+        assertFalse(deque.heldNoOtherJob(), "the slot is taken: job 4 goes to the ring");
         assertEquals(4, deque.size());
         assertEquals(3, id(deque.pop()), "the slot first");
         assertEquals(4, id(deque.pop()), "then the ring's newest");
@@ -50,7 +52,8 @@ class WorkDequeNextSlotTest {
 
     @Test
     void aLoneJobInTheSlotIsStealableAndSaysSoToTheSleepProtocol() {
-        assertTrue(deque.pushNext(new Job(1)), "the deque was empty");
+        deque.pushNext(new Job(1));
+        assertTrue(deque.heldNoOtherJob(), "the deque was empty");
         assertFalse(deque.isEmpty(), "the final check before sleeping must see the slot's job");
         assertEquals(1, deque.size());
         assertEquals(1, id(deque.steal()));
@@ -61,7 +64,8 @@ class WorkDequeNextSlotTest {
     @Test
     void pushMovesTheSlotsJobIntoTheRingSoThePushedJobIsTheOwnersNext() {
         deque.pushNext(new Job(1));
-        assertFalse(deque.push(new Job(2)), "the slot held a job");
+        deque.push(new Job(2));
+        assertFalse(deque.heldNoOtherJob(), "the slot held a job");
         assertEquals(2, id(deque.pop()), "a join takes its second half back first");
         assertEquals(1, id(deque.pop()));
         deque.pushNext(new Job(3));

@@ -11,6 +11,7 @@ import dev.forage.testing.Watchdog;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,20 +27,53 @@ class WorkDequeTest {
         }
     }
 
-    /** The sleep protocol's "queue was empty" signal (newInternalJobs) comes from push's own reads. */
+    /** The sleep protocol's "queue was empty" signal (newInternalJob) asked of the deque after a push. */
     @Test
-    void pushSaysWhetherTheDequeWasEmptyBefore() {
-        assertTrue(deque.push(new Job(1)), "first push into an empty deque");
-        assertFalse(deque.push(new Job(2)), "one job was already there");
+    void afterAPushTheDequeSaysWhetherItHeldAnotherJob() {
+        deque.push(new Job(1));
+        assertTrue(deque.heldNoOtherJob(), "first push into an empty deque");
+        deque.push(new Job(2));
+        assertFalse(deque.heldNoOtherJob(), "one job was already there");
         deque.pop();
-        assertFalse(deque.push(new Job(3)), "job 1 is still there");
+        deque.push(new Job(3));
+        assertFalse(deque.heldNoOtherJob(), "job 1 is still there");
         deque.steal();
         deque.steal();
         assertTrue(deque.isEmpty());
-        assertTrue(deque.push(new Job(4)), "everything was stolen: empty again");
+        deque.push(new Job(4));
+        assertTrue(deque.heldNoOtherJob(), "everything was stolen: empty again");
         for (int i = 5; i < 200; i++) {
-            assertFalse(deque.push(new Job(i)), "not empty, also across growth of the buffer");
+            deque.push(new Job(i));
+            assertFalse(deque.heldNoOtherJob(), "not empty, also across growth of the buffer");
         }
+    }
+
+    /**
+     * A producer whose jobs a thief takes as they come: its pushes read {@code top} once in a batch of pushes, yet
+     * it never overwrites a job not yet taken, never refuses one below the capacity, clears what thieves took, and
+     * still refuses the job past the capacity.
+     */
+    @Test
+    void aProducerThatReadsTopRarelyNeitherOverwritesNorRefusesEarly() {
+        WorkDeque small = new WorkDeque(8, 4, 16);
+        int next = 0;
+        int taken = 0;
+        for (int round = 0; round < 100; round++) {
+            // Fill to the capacity with the thief idle, then let it take all but one: the owner's view of top is
+            // stale by 15 jobs, and the next pushes must read top again instead of refusing.
+            while (small.size() < 16) {
+                small.push(new Job(next++));
+            }
+            assertThrows(RejectedExecutionException.class, () -> small.push(new Job(-1)), "the 17th job");
+            for (int i = 0; i < 15; i++) {
+                Runnable job = small.steal();
+                assertEquals(taken++, Job.idOf(job), "thieves take the jobs oldest first, none lost or overwritten");
+            }
+        }
+        while (!small.isEmpty()) {
+            assertEquals(taken++, Job.idOf(small.steal()));
+        }
+        assertEquals(next, taken);
     }
 
     @Test
@@ -133,13 +167,17 @@ class WorkDequeTest {
         for (int i = 0; i < 1000; i++) {
             assertEquals(i, Job.idOf(deque.steal()));
         }
-        // Then a producer that only pushes, with a thief that keeps up: every job but the newest is taken.
+        // Then a producer that only pushes, with a thief that keeps up: every job but the newest is taken. A push
+        // reads top (and clears) once in CLEAR_BATCH pushes, so the 1000 taken jobs are gone after that many pushes,
+        // and from then on at most CLEAR_BATCH taken jobs wait to be cleared.
         for (int i = 1000; i < 5000; i++) {
             deque.push(new Job(i));
             assertEquals(i, Job.idOf(deque.steal()));
             int held = nonNullSlots();
-            assertTrue(held <= WorkDeque.CLEAR_BATCH + 1, "after push " + i + " the ring still holds " + held
-                    + " jobs that thieves took; at most " + WorkDeque.CLEAR_BATCH + " may wait to be cleared");
+            if (i >= 1000 + WorkDeque.CLEAR_BATCH) {
+                assertTrue(held <= WorkDeque.CLEAR_BATCH + 1, "after push " + i + " the ring still holds " + held
+                        + " jobs that thieves took; at most " + WorkDeque.CLEAR_BATCH + " may wait to be cleared");
+            }
         }
     }
 
