@@ -190,9 +190,9 @@ final class WorkDeque extends WorkDequeOwnerFields {
 
     /**
      * Owner only, right after a push: whether the deque holds no job but the one pushed, read now (a thief may have
-     * taken the others, or that one, since). The sleep protocol's "queue was empty" signal, which it asks for only
-     * when a worker sleeps or naps ({@link JecSleep}): the one read of {@code top}, the thieves' line, on the path of
-     * a push that finds everyone awake.
+     * taken the others, or that one, since): the sleep protocol's "queue was empty" signal. It reads {@code top},
+     * the thieves' line, so the protocol asks only when the answer matters (a worker asleep or napping) instead of
+     * every push reading it.
      */
     boolean heldNoOtherJob() {
         return size() <= 1;
