@@ -149,7 +149,14 @@ final class IoWaits {
             record.waitingIndex = waiting.size();
             waiting.add(record);
         }
-        if ((key.interestOps() & w.op) == 0) {
+        int interest;
+        try {
+            interest = key.interestOps();
+        } catch (CancelledKeyException e) {
+            failAll(record, null); // closed by another thread since the checks above: w fails with the others
+            return;
+        }
+        if ((interest & w.op) == 0) {
             setInterest(record); // else the interest is still there from the last wait (collectSelected)
         }
     }
@@ -224,12 +231,18 @@ final class IoWaits {
             SelectionKey key = it.next();
             it.remove();
             IoChannel record = (IoChannel) key.attachment();
-            if (!key.isValid()) {
-                failAll(record, null);
+            int readyOps;
+            try {
+                // Not isValid() first: another thread may close the channel, cancelling its key, between the two
+                // calls, and readyOps() then throws on this worker's thread (found by SocketEchoStressSpec, where it
+                // ended an IO worker and left its connections waiting).
+                readyOps = key.readyOps();
+            } catch (CancelledKeyException e) {
+                failAll(record, null); // the channel was closed: its waits fail as closed
                 continue;
             }
             int before = ready.size();
-            record.takeReady(key.readyOps(), ready);
+            record.takeReady(readyOps, ready);
             if (ready.size() == before) {
                 setInterest(record); // ready, but nobody waits for it any more: drop that interest now
             } else if (record.isEmpty()) {

@@ -266,4 +266,29 @@ class SelectorParkerTest {
             assertTrue(closed.getMessage().contains("open channels"), closed::getMessage);
         }
     }
+
+    /**
+     * A channel closed by another thread after the select picked its key and before this worker collects it: the
+     * key is cancelled, so its {@code readyOps()} throws {@link java.nio.channels.CancelledKeyException}. The wait
+     * must fail as closed; that exception once ended an IO worker's thread (a hang in {@code SocketEchoStressSpec}).
+     */
+    @Test
+    void aChannelClosedBetweenTheSelectAndTheCollectFailsItsWaitNotTheWorker() throws Exception {
+        try (ForagePool pool = ioPool("closed-after-select", 1); ServerSocketChannel server = server()) {
+            IoReactor reactor = new IoReactor(pool.name(), 0, Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS), null);
+            IoWaits waits = new IoWaits(reactor, Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS));
+            SocketChannel[] p = pair(server);
+            IoWait w = new IoWait(reactor, p[1], SelectionKey.OP_READ, new Outcome());
+            waits.apply(w);
+            p[0].write(ByteBuffer.wrap(new byte[] {1}));
+            Watchdog.awaitCondition("the select picks the key of the channel with a byte to read",
+                    Duration.ofSeconds(30), () -> reactor.selectNow() > 0, () -> "no key selected");
+            p[1].close(); // cancels the selected key, as a close on another thread does
+            waits.collectSelected();
+            assertTrue(waits.hasReady(), "the wait ended");
+            assertInstanceOf(IoClosedException.class, w.error, "it ended as closed");
+            p[0].close();
+            reactor.close();
+        }
+    }
 }
