@@ -328,7 +328,11 @@ final class JecSleep implements Sleep {
         long c = counters.incrementJecIfSleepy();
         int sleepers = JecCounters.sleepingThreads(c);
         if (sleepers == 0) {
-            if (nappers.get() > 0 && !wasEmpty(pushedTo, queueWasEmpty)) {
+            // The cheaper test first: the poster's flag before the nappers' count, the count before the deque's top.
+            boolean pileUp = pushedTo == null
+                    ? !queueWasEmpty && nappers.get() > 0
+                    : nappers.get() > 0 && !pushedTo.heldNoOtherJob();
+            if (pileUp) {
                 wakeNapper(); // jobs pile up: a napper, counted idle, would wait out its nap (section 3.7)
             }
             return;
