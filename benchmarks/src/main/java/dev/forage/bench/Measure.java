@@ -2,6 +2,12 @@ package dev.forage.bench;
 
 /** The warm-up-then-measure loop of the throughput scenarios. */
 public final class Measure {
+    /**
+     * Set in {@link ByPlacement}'s measuring JVMs: the core round trip ({@link CoreRoundTrip}) before the first
+     * timed operation and after each, so that each operation can be binned by the machine's placement during it.
+     */
+    static final boolean ROUND_TRIP_EACH_OP = Boolean.getBoolean(ByPlacement.PROPERTY);
+
     private Measure() {
     }
 
@@ -46,6 +52,9 @@ public final class Measure {
         long jitBefore = jit.millisNow();
         out.timingStarts();
         long measureStart = System.nanoTime();
+        // Outside each operation's clock: the round trip spins a thread of its own on the other core, with the
+        // pool's workers idle.
+        StringBuilder trips = ROUND_TRIP_EACH_OP ? new StringBuilder().append(CoreRoundTrip.measureNanos()) : null;
         for (int i = 0; i < budget.iterations; i++) {
             if (i >= Math.min(3, budget.iterations) && System.nanoTime() - measureStart > budget.measureNanos) {
                 break;
@@ -54,8 +63,14 @@ public final class Measure {
             op.run();
             long t1 = System.nanoTime();
             out.add(metric, (t1 - t0) / 1e6);
+            if (trips != null) {
+                trips.append(',').append(CoreRoundTrip.measureNanos());
+            }
         }
         out.timingEnds();
+        if (trips != null) {
+            out.info(ByPlacement.INFO_KEY, trips);
+        }
         if (jit.supported()) {
             // The compiler's CPU while timed: on two cores, a compilation then takes one CPU from the pool.
             out.info("measuredJitMillis", jit.millisNow() - jitBefore);
