@@ -37,9 +37,9 @@ abstract class Admission {
 
     /**
      * A user's task as the pool queues it; on the submitting thread, before anything is queued, so the decorator's
-     * exception is the submission's.
+     * exception is the submission's. {@code submitter}: the calling thread's worker of this pool, or null.
      */
-    abstract Runnable admit(Runnable task);
+    abstract Runnable admit(Runnable task, Worker submitter);
 
     /**
      * {@code task} through the decorator only: a timer's wait is its delay, not a queue's, and the blocking
@@ -61,7 +61,7 @@ abstract class Admission {
         }
 
         @Override
-        Runnable admit(Runnable task) {
+        Runnable admit(Runnable task, Worker submitter) {
             return task;
         }
     }
@@ -76,8 +76,8 @@ abstract class Admission {
         }
 
         @Override
-        Runnable admit(Runnable task) {
-            return waits.sample(task);
+        Runnable admit(Runnable task, Worker submitter) {
+            return waits.sample(task, submitter);
         }
     }
 
@@ -88,7 +88,7 @@ abstract class Admission {
         }
 
         @Override
-        Runnable admit(Runnable task) {
+        Runnable admit(Runnable task, Worker submitter) {
             return DecoratedJob.of(decorator, task, pool);
         }
     }
@@ -103,8 +103,8 @@ abstract class Admission {
         }
 
         @Override
-        Runnable admit(Runnable task) {
-            return waits.sample(DecoratedJob.of(decorator, task, pool));
+        Runnable admit(Runnable task, Worker submitter) {
+            return waits.sample(DecoratedJob.of(decorator, task, pool), submitter);
         }
     }
 }

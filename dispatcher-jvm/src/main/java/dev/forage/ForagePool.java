@@ -238,7 +238,7 @@ public final class ForagePool implements Executor, AutoCloseable {
     @Override
     public void execute(Runnable job) {
         Objects.requireNonNull(job, "ForagePool.execute: job must not be null");
-        registry.execute(registry.admit(job));
+        registry.executeSubmitted(job);
     }
 
     /**
@@ -253,7 +253,7 @@ public final class ForagePool implements Executor, AutoCloseable {
      */
     public void executeFair(Runnable job) {
         Objects.requireNonNull(job, "ForagePool.executeFair: job must not be null");
-        registry.executeFair(registry.admit(job));
+        registry.executeFair(job);
     }
 
     /**

@@ -286,9 +286,9 @@ public final class ForagePoolBuilder {
      * Whether the pool times how long submitted jobs wait before they start ({@link PoolStatistics#queueWait()},
      * the {@code forage.pool.queue.wait} meters of {@code ForagePoolMetrics}, the {@code dev.forage.QueueWait} JFR event).
      * On by default: one submission in {@value QueueWaitHistogram#SAMPLE_EVERY} carries its submission time, which
-     * costs the others one random number each. Off, a submission is queued with no test for sampling at all, and
-     * the histogram stays empty: for a pool whose every nanosecond per submission counts and whose queue waits are
-     * watched some other way.
+     * costs the others a decrement of the submitting worker's countdown (one random number from another thread).
+     * Off, a submission is queued with no test for sampling at all, and the histogram stays empty: for a pool whose
+     * every nanosecond per submission counts and whose queue waits are watched some other way.
      *
      * <pre>{@code
      * ForagePool compute = ForagePool.builder().queueWaitSampling(false).build();

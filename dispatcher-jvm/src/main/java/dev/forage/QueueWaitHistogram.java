@@ -16,8 +16,8 @@ import java.util.Arrays;
  *         + lastMinute.samples() + " sampled jobs");
  * }</pre>
  *
- * <p>Sampled, so that it can stay on: one submitted job in {@value #SAMPLE_EVERY} (chosen at random per
- * submitting thread) carries its submission time, and only those are counted, so {@link #samples()} is about a
+ * <p>Sampled, so that it can stay on: one submitted job in {@value #SAMPLE_EVERY} on average (a worker counts down
+ * a random gap of its own, another thread draws a random number) carries its submission time, and only those are counted, so {@link #samples()} is about a
  * {@value #SAMPLE_EVERY}th of the jobs run. The wait is the time from submission to the job's start, counted once
  * the job returns, so that counting never delays a job's start. Jobs a running job forks for itself ({@code join},
  * a scope's spawns) are not submissions and are not counted. Waits fall into buckets four to a power of two, so a percentile is the

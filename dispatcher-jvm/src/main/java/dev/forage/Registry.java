@@ -152,7 +152,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
      * anything is queued. A pool built with neither makes no test for them ({@link Admission}).
      */
     Runnable admit(Runnable task) {
-        return admission.admit(task);
+        return admission.admit(task, currentWorker());
     }
 
     /** {@link ForagePool#schedule}: {@code job} decorated now and queued on the timers ({@code inline}: see there). */
@@ -264,7 +264,20 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
      * "What shutdown refuses").
      */
     void execute(Runnable job) {
+        execute(currentWorker(), job);
+    }
+
+    /**
+     * {@link ForagePool#execute}: the user's {@code task} admitted on this thread ({@link #admit}), then queued as
+     * {@link #execute(Runnable)} queues a job. One look-up of the calling worker serves both: a worker's sampling
+     * countdown is its own ({@link QueueWaits#sample}).
+     */
+    void executeSubmitted(Runnable task) {
         Worker w = currentWorker();
+        execute(w, admission.admit(task, w));
+    }
+
+    private void execute(Worker w, Runnable job) {
         if (w == null) {
             if (!tryInjectFromOutside(job)) {
                 refusedFromOutside(job);
@@ -301,11 +314,13 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     }
 
     /**
-     * Runs {@code job} behind the jobs already queued ({@link ForagePool#executeFair}): from one of our workers,
-     * where the runner puts it ({@link Runner#submitBehindQueued}), else at the back of the injector.
+     * {@link ForagePool#executeFair}: the user's {@code task}, admitted as {@link #executeSubmitted} admits it, goes
+     * behind the jobs already queued: from one of our workers, where the runner puts it
+     * ({@link Runner#submitBehindQueued}), else at the back of the injector.
      */
-    void executeFair(Runnable job) {
+    void executeFair(Runnable task) {
         Worker w = currentWorker();
+        Runnable job = admission.admit(task, w);
         if (w == null) {
             injectFromOutside(job);
             return;

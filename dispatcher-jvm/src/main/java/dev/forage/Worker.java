@@ -1077,6 +1077,11 @@ abstract class WorkerOwnerState extends LeadingPad {
     /** Set by {@code executeFair} and the fairness check: the next top-level local take is the deque's oldest job. */
     boolean takeOldestNext;
     /**
+     * Submissions from this worker until the next one is timed for the queue-wait histogram
+     * ({@link QueueWaits#sample}); counted down only with sampling on.
+     */
+    int untilQueueWaitSample = QueueWaits.nextGap();
+    /**
      * Counts this worker's failed idle search rounds ({@code Worker.holdOff}); a lone job is stolen only when it
      * was already there in an earlier round ({@code Worker.passOver}).
      */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.forage.testing.Watchdog;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -79,6 +80,56 @@ class AdmissionTest {
             Watchdog.awaitLatch("every submission ran", Watchdog.LIMIT, ran, pool::toString);
             assertEquals(0, pool.statistics().queueWait().samples(), pool.statistics().toString());
         }
+    }
+
+    /**
+     * A worker's submissions are picked by its own countdown, whose gaps are random: about one in 64 again, and a
+     * repeating pattern of submissions does not keep step with the picks. Here a job alternates two tasks; a fixed
+     * gap of 64 (even) would time only one of them.
+     */
+    @Test
+    void aWorkersSubmissionsArePickedAboutOneIn64AndNotInStepWithAPattern() throws Exception {
+        try (ForagePool pool = ForagePool.builder().threads(1).name(Pools.uniqueName()).build()) {
+            Registry r = pool.registry();
+            Runnable even = () -> { };
+            Runnable odd = () -> { };
+            int[] wrapped = new int[2];
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            pool.execute(() -> {
+                try {
+                    assertSame(r, Worker.current().registry, "admitted on this pool's worker");
+                    for (int i = 0; i < SUBMISSIONS; i++) {
+                        Runnable task = (i & 1) == 0 ? even : odd;
+                        Runnable queued = r.admit(task);
+                        if (queued != task) {
+                            assertSame(task, QueueWaits.untimed(queued), "the sample's wrapper hides the task");
+                            wrapped[i & 1]++;
+                        }
+                    }
+                    done.complete(null);
+                } catch (Throwable t) {
+                    done.completeExceptionally(t);
+                }
+            });
+            done.get(Watchdog.LIMIT.getSeconds(), TimeUnit.SECONDS);
+            int all = wrapped[0] + wrapped[1];
+            assertTrue(all > 20 && all < 250, all + " of " + SUBMISSIONS + " sampled; about 100 expected");
+            // About 50 each; 5 or fewer of either has odds below 10^-12 with random gaps.
+            assertTrue(wrapped[0] > 5 && wrapped[1] > 5, "even " + wrapped[0] + ", odd " + wrapped[1]);
+        }
+    }
+
+    @Test
+    void aGapIsAtLeastOneAndAveragesTheSamplingRate() {
+        long sum = 0;
+        int n = 100_000;
+        for (int i = 0; i < n; i++) {
+            int gap = QueueWaits.nextGap();
+            assertTrue(gap >= 1 && gap < 2 * QueueWaitHistogram.SAMPLE_EVERY, "gap " + gap);
+            sum += gap;
+        }
+        double mean = (double) sum / n;
+        assertTrue(Math.abs(mean - QueueWaitHistogram.SAMPLE_EVERY) < 1, "mean gap " + mean);
     }
 
     @Test

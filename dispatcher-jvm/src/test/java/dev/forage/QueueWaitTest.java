@@ -149,7 +149,7 @@ class QueueWaitTest {
     /** {@code job} wrapped by {@code waits}' timing wrapper (sampling until it picks one). */
     private static Runnable sampled(QueueWaits waits, Runnable job) {
         while (true) {
-            Runnable r = waits.sample(job);
+            Runnable r = waits.sample(job, null);
             if (r != job) {
                 return r;
             }
@@ -203,7 +203,7 @@ class QueueWaitTest {
         QueueWaits waits = new QueueWaits("n", PoolEvents.NONE);
         Runnable timed = null;
         while (timed == null) {
-            Runnable r = waits.sample(user);
+            Runnable r = waits.sample(user, null);
             timed = r != user ? r : null;
         }
         assertSame(user, QueueWaits.untimed(timed));

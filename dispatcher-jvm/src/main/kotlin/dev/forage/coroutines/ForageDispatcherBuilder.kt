@@ -190,7 +190,8 @@ public actual class ForageDispatcherBuilder internal constructor() {
     /**
      * Whether the pool times how long dispatched tasks wait before they start (`statistics().queueWait()`, the
      * `forage.pool.queue.wait` meters, the `dev.forage.QueueWait` JFR event). Default true: one dispatch in 64 is
-     * timed, which costs the others one random number each; false queues every dispatch with no test for sampling
+     * timed, which costs the others a decrement of the dispatching worker's countdown (a random number from another
+     * thread); false queues every dispatch with no test for sampling
      * and leaves the histogram empty. See [ForagePoolBuilder.queueWaitSampling].
      * ```
      * forageDispatcher { queueWaitSampling = false }
