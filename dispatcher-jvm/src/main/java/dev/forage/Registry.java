@@ -149,10 +149,11 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
     /**
      * A user's task as the pool queues it: through the decorator if the pool has one, and, with queue-wait sampling
      * on, one in {@link QueueWaitHistogram#SAMPLE_EVERY} wrapped to time its wait. On the submitting thread, before
-     * anything is queued. A pool built with neither makes no test for them ({@link Admission}).
+     * anything is queued. A pool built with neither makes no test for them ({@link Admission}). {@code submitter}:
+     * the calling thread's worker of this pool ({@link #currentWorker}), whose countdown picks the samples, or null.
      */
-    Runnable admit(Runnable task) {
-        return admission.admit(task, currentWorker());
+    Runnable admit(Runnable task, Worker submitter) {
+        return admission.admit(task, submitter);
     }
 
     /** {@link ForagePool#schedule}: {@code job} decorated now and queued on the timers ({@code inline}: see there). */
@@ -269,12 +270,11 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
 
     /**
      * {@link ForagePool#execute}: the user's {@code task} admitted on this thread ({@link #admit}), then queued as
-     * {@link #execute(Runnable)} queues a job. One look-up of the calling worker serves both: a worker's sampling
-     * countdown is its own ({@link QueueWaits#sample}).
+     * {@link #execute(Runnable)} queues a job. One look-up of the calling worker serves both.
      */
     void executeSubmitted(Runnable task) {
         Worker w = currentWorker();
-        execute(w, admission.admit(task, w));
+        execute(w, admit(task, w));
     }
 
     private void execute(Worker w, Runnable job) {
@@ -320,7 +320,7 @@ final class Registry implements PoolProbe, LatchWaker, PoolTimers.Pool {
      */
     void executeFair(Runnable task) {
         Worker w = currentWorker();
-        Runnable job = admission.admit(task, w);
+        Runnable job = admit(task, w);
         if (w == null) {
             injectFromOutside(job);
             return;

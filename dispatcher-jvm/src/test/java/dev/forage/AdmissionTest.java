@@ -27,7 +27,7 @@ class AdmissionTest {
             Registry r = pool.registry();
             for (int i = 0; i < SUBMISSIONS; i++) {
                 Runnable task = () -> { };
-                assertSame(task, r.admit(task), "submission " + i + " was wrapped");
+                assertSame(task, r.admit(task, r.currentWorker()), "submission " + i + " was wrapped");
             }
         }
     }
@@ -39,7 +39,7 @@ class AdmissionTest {
             int wrapped = 0;
             for (int i = 0; i < SUBMISSIONS; i++) {
                 Runnable task = () -> { };
-                Runnable queued = r.admit(task);
+                Runnable queued = r.admit(task, r.currentWorker());
                 if (queued != task) {
                     wrapped++;
                     assertSame(task, DecoratedJob.undecorated(QueueWaits.untimed(queued)), "the sample's wrapper hides the task");
@@ -61,7 +61,7 @@ class AdmissionTest {
             Registry r = pool.registry();
             for (int i = 0; i < SUBMISSIONS; i++) {
                 Runnable task = () -> { };
-                Runnable queued = r.admit(task);
+                Runnable queued = r.admit(task, r.currentWorker());
                 assertTrue(queued instanceof DecoratedJob, "submission " + i + " queued as " + queued.getClass());
                 assertSame(task, DecoratedJob.undecorated(QueueWaits.untimed(queued)));
             }
@@ -100,7 +100,7 @@ class AdmissionTest {
                     assertSame(r, Worker.current().registry, "admitted on this pool's worker");
                     for (int i = 0; i < SUBMISSIONS; i++) {
                         Runnable task = (i & 1) == 0 ? even : odd;
-                        Runnable queued = r.admit(task);
+                        Runnable queued = r.admit(task, r.currentWorker());
                         if (queued != task) {
                             assertSame(task, QueueWaits.untimed(queued), "the sample's wrapper hides the task");
                             wrapped[i & 1]++;
