@@ -119,7 +119,7 @@ public final class ByPlacement {
         long fastBelow;
         long slowAbove;
         try {
-            opts = options(args);
+            opts = ToolOptions.parse(args, OPTIONS);
             if (!opts.containsKey("scenario")) {
                 throw new IllegalArgumentException("--scenario is required: one throughput scenario, e.g. launch-1m");
             }
@@ -137,10 +137,10 @@ public final class ByPlacement {
                 }
             }
             budget = Budget.byName(opts.getOrDefault("budget", "full"));
-            jvms = positive(opts, "jvms", 10);
-            threads = positive(opts, "threads", 2);
-            fastBelow = positive(opts, "fast-below", 150);
-            slowAbove = positive(opts, "slow-above", 250);
+            jvms = ToolOptions.positive(opts, "jvms", 10);
+            threads = ToolOptions.positive(opts, "threads", 2);
+            fastBelow = ToolOptions.positive(opts, "fast-below", 150);
+            slowAbove = ToolOptions.positive(opts, "slow-above", 250);
             if (slowAbove < fastBelow) {
                 throw new IllegalArgumentException("--slow-above (" + slowAbove + ") must not be below --fast-below ("
                         + fastBelow + ")");
@@ -319,34 +319,5 @@ public final class ByPlacement {
             }
         }
         return sides;
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("--") || !OPTIONS.contains(a.substring(2)) || i + 1 == args.length) {
-                throw new IllegalArgumentException("unknown or incomplete option " + a + "; allowed, each with a "
-                        + "value: --" + String.join(", --", OPTIONS));
-            }
-            opts.put(a.substring(2), args[++i]);
-        }
-        return opts;
-    }
-
-    private static int positive(Map<String, String> opts, String name, int dflt) {
-        String v = opts.get(name);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException("--" + name + " must be a positive whole number, was " + v);
     }
 }

@@ -58,6 +58,8 @@ public final class SchedTrace {
     /** The bands the report shows, as fractions of the samples ordered by latency. */
     static final double[][] BANDS = {{0, .5}, {.5, .9}, {.9, .97}, {.97, .99}, {.99, 1}};
     static final String[] EVENTS = {"sched:sched_waking", "sched:sched_switch"};
+    private static final List<String> OPTIONS = List.of("subjects", "jvms", "samples", "threads", "jvm", "jvm-args",
+            "out");
 
     private SchedTrace() {
     }
@@ -67,14 +69,14 @@ public final class SchedTrace {
             child(args);
             return;
         }
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = ToolOptions.parse(args, OPTIONS);
         List<String> subjects = Arrays.asList(opts.getOrDefault("subjects", "forage-jec,forkjoin").split(","));
         for (String s : subjects) {
             Subjects.byId(s); // an unknown id fails here, with the list of known ones
         }
-        int jvms = positive(opts, "jvms", 2);
-        int samples = positive(opts, "samples", 6000);
-        int threads = positive(opts, "threads", 2);
+        int jvms = ToolOptions.positive(opts, "jvms", 2);
+        int samples = ToolOptions.positive(opts, "samples", 6000);
+        int threads = ToolOptions.positive(opts, "threads", 2);
         String java = opts.getOrDefault("jvm", ProcessHandle.current().info().command()
                 .orElseThrow(() -> new IllegalStateException("--jvm: this JVM's own binary is unknown; name one")));
         List<String> jvmArgs = opts.containsKey("jvm-args")
@@ -450,35 +452,5 @@ public final class SchedTrace {
     static double median(List<Row> rows, java.util.function.ToLongFunction<Row> f) {
         long[] v = rows.stream().mapToLong(f).sorted().toArray();
         return v[v.length / 2] / 1e3;
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> opts = new LinkedHashMap<>();
-        List<String> known = List.of("subjects", "jvms", "samples", "threads", "jvm", "jvm-args", "out");
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            if (!a.startsWith("--") || !known.contains(a.substring(2)) || i + 1 == args.length) {
-                throw new IllegalArgumentException("unknown or incomplete option " + a + "; allowed, each with a "
-                        + "value: --" + String.join(", --", known));
-            }
-            opts.put(a.substring(2), args[++i]);
-        }
-        return opts;
-    }
-
-    private static int positive(Map<String, String> opts, String name, int dflt) {
-        String v = opts.get(name);
-        if (v == null) {
-            return dflt;
-        }
-        try {
-            int n = Integer.parseInt(v);
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        throw new IllegalArgumentException("--" + name + " must be a positive whole number, was " + v);
     }
 }
