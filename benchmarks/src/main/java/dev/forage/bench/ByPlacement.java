@@ -37,10 +37,10 @@ import java.util.concurrent.TimeUnit;
  * Options, each with a value: {@code --scenario} (one throughput scenario of the runner), {@code --subjects}
  * (runner ids, default forage-jec), {@code --builds} (label=class path, comma-separated; default this jar; every
  * build must contain this tool, whose property turns the per-operation round trips on), {@code --jvms} per side
- * (default 10), {@code --threads} (default 2), {@code --budget} (a runner budget: full, quick, short or tiny; default full), {@code --jvm}
- * (a java binary; default this one's), {@code --jvm-args} (more flags, space-separated), {@code --fast-below} and
- * {@code --slow-above} (ns; default 150 and 250), {@code --out} (the measuring JVMs' logs; default
- * target/by-placement).
+ * (default 10), {@code --threads} (default 2), {@code --budget} (a runner budget: full, quick, short or tiny;
+ * default full), {@code --jvm} (a java binary; default this one's), {@code --jvm-args} (more flags,
+ * space-separated), {@code --fast-below} and {@code --slow-above} (ns; default 150 and 250), {@code --out} (the
+ * measuring JVMs' logs; default target/by-placement).
  *
  * <p>What it changes: the round trips run between operations, 10 to 60 ms each with both cores spinning, so each
  * operation starts with the pool's workers asleep. For an operation of hundreds of milliseconds (launches,

@@ -95,7 +95,8 @@ class ByPlacementTest {
         int[] status = new int[1];
         Guard.within(180, "ByPlacement", () -> status[0] = ByPlacement.run(new String[] {"--scenario", "fib-join",
                 "--subjects", "forage-jec,forkjoin", "--jvms", "1", "--budget", "tiny", "--out", out.getPath()},
-                new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(stderr, true, StandardCharsets.UTF_8)));
+                new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8)));
         String report = stdout.toString(StandardCharsets.UTF_8);
         assertEquals(0, status[0], report + stderr.toString(StandardCharsets.UTF_8));
         for (String subject : List.of("forage-jec", "forkjoin")) {

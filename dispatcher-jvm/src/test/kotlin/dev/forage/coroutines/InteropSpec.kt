@@ -93,7 +93,10 @@ class InteropSpec : FunSpec({
                     }
                 }
                 total shouldBe (1..items).sumOf { it.toLong() * it }
-                threadsSeen.forEach { it shouldStartWith "pipeline-worker-" }
+                // The pool's threads, never the caller's: its workers, or a stand-in ("pipeline-blocking-N") that
+                // the monitor starts for a worker it sees make no progress while jobs queue behind it, which a
+                // worker descheduled for tens of milliseconds on a loaded 2-core machine looks like.
+                threadsSeen.forEach { it shouldStartWith "pipeline-" }
             }
         }
     }
