@@ -14,8 +14,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * random so that no repeating pattern of submissions falls in step with the picks. Other threads' submissions use
  * the thread's {@link ThreadLocalRandom} (its own seed: no shared counter for submitters to contend on). A picked
  * job is wrapped in a {@link Timed} that reads the clock twice and adds one to a bucket, so an unpicked job costs
- * nothing at all when it runs: the worker needs no check, the wrapper times itself. The pool's own pushes (join halves, scope spawns, due timers) are not
- * wrapped: their identity matters to the code that pushed them, and they are forks, not submissions.
+ * nothing at all when it runs: the worker needs no check, the wrapper times itself. The pool's own pushes (join
+ * halves, scope spawns, due timers) are not wrapped: their identity matters to the code that pushed them, and they
+ * are forks, not submissions.
  *
  * <p>Why a sampled job's wait is counted after it returns, with the time read before it starts: the wrapper runs
  * for one job in 64, so in a pool that is not busy (a service at a few hundred requests per second, the wake-up

@@ -175,14 +175,10 @@ public final class ByPlacement {
     /** Runs one measuring JVM to its end and reads its operations and round trips. */
     private static JvmRun measure(String java, List<String> jvmArgs, Side side, Scenario scenario, int threads,
             Budget budget, File logs, int round) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(java);
-        cmd.addAll(Compare.CHILD_FLAGS);
-        cmd.addAll(Arrays.asList(Subject.sizingFlags(scenario.threads(threads))));
-        cmd.addAll(jvmArgs);
-        cmd.add("-D" + PROPERTY + "=true");
-        cmd.addAll(List.of("-cp", side.classPath, Child.class.getName(), scenario.id(), side.subject,
-                Integer.toString(scenario.threads(threads)), budget.name));
+        List<String> flags = new ArrayList<>(jvmArgs);
+        flags.add("-D" + PROPERTY + "=true");
+        List<String> cmd = Compare.childCommand(java, flags, side.classPath, scenario.id(), side.subject,
+                scenario.threads(threads), budget);
         String base = scenario.id() + "." + side.subject + (side.severalBuilds ? "." + side.build : "") + "." + round;
         File stdout = new File(logs, base + ".out");
         File stderr = new File(logs, base + ".err");

@@ -317,18 +317,28 @@ public final class Compare {
     }
 
     static List<String> childCommand(Options o, Planned p) {
+        return childCommand(p.jdk.java, o.jvmArgs, absoluteClassPath(), p.scenario.id(), p.subject.id(), p.threads,
+                p.budget);
+    }
+
+    /**
+     * A measuring JVM ({@link Child}) of {@code java} with the runner's flags, sized for {@code threads} workers,
+     * then {@code jvmArgs}, running one scenario on one subject from {@code classPath}; also {@link ByPlacement}'s.
+     */
+    static List<String> childCommand(String java, List<String> jvmArgs, String classPath, String scenario,
+            String subject, int threads, Budget budget) {
         List<String> cmd = new ArrayList<>();
-        cmd.add(p.jdk.java);
+        cmd.add(java);
         cmd.addAll(CHILD_FLAGS);
-        cmd.addAll(List.of(Subject.sizingFlags(p.threads)));
-        cmd.addAll(o.jvmArgs);
+        cmd.addAll(List.of(Subject.sizingFlags(threads)));
+        cmd.addAll(jvmArgs);
         cmd.add("-cp");
-        cmd.add(absoluteClassPath());
+        cmd.add(classPath);
         cmd.add(Child.class.getName());
-        cmd.add(p.scenario.id());
-        cmd.add(p.subject.id());
-        cmd.add(Integer.toString(p.threads));
-        cmd.add(p.budget.name);
+        cmd.add(scenario);
+        cmd.add(subject);
+        cmd.add(Integer.toString(threads));
+        cmd.add(budget.name);
         return cmd;
     }
 
