@@ -35,6 +35,8 @@ final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGa
     private volatile Thread thread;
     /** Samples of blocked-job detection taken so far; written by the monitor's thread only, read by tests. */
     private volatile long samples;
+    /** Times a post woke the dormant monitor to sample; written by the monitor's thread only, read by tests. */
+    private volatile long dormantWakes;
 
     /** A pool's monitor; {@code runner} null for a pool that callers run, which has none. */
     Monitor(Registry registry, ThreadedRunner runner) {
@@ -138,14 +140,32 @@ final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGa
         return thread;
     }
 
+    // The loop's state, the monitor's thread only. Fields rather than locals of run(), so that one turn of the
+    // loop is a method the JIT compiles after a few hundred calls: a loop entered once per monitor thread, which
+    // wakes a few hundred times a second at most, would run interpreted for minutes (as the worker's loop did).
+    private long lastSample;
+    private long nextSample;
+    private long lastActive;
+    private long period;
+    /** Dormant: detection does not sample (nothing waits), the monitor parks until its linger ends or a timer. */
+    private boolean dormant;
+    /** When the monitor last went dormant. */
+    private long dormantSince;
+    /** Samples in a row that found nothing to judge; at {@link #quietNeeded} the monitor goes dormant. */
+    private int quietSamples;
+    /** How many such samples it takes now: the pool's rhythm of waiting jobs, learnt ({@link #woken}). */
+    private int quietNeeded = 1;
+    /** The most quiet samples the monitor ever takes before going dormant, {@link #quietNeeded}'s bound. */
+    static final int MAX_QUIET_SAMPLES = 32;
+
     @Override
     public void run() {
-        long lastSample = System.nanoTime();
-        long nextSample = lastSample + periodNanos;
-        long lastActive = lastSample;
-        long period = periodNanos;
-        // Dormant: detection does not sample (nothing waits), the monitor parks until its linger ends or a timer.
-        boolean dormant = blocked != null && !gate.isSampling();
+        lastSample = System.nanoTime();
+        nextSample = lastSample + periodNanos;
+        lastActive = lastSample;
+        period = periodNanos;
+        dormant = blocked != null && !gate.isSampling();
+        dormantSince = lastSample;
         boolean ended = false;
         try {
             while (!gate.isStopped()) {
@@ -153,46 +173,10 @@ final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGa
                     gate.stop();
                     break;
                 }
-                long now = System.nanoTime();
-                boolean timersToWatch = fireTimers();
-                if (dormant && gate.isSampling()) {
-                    dormant = false; // woken by J2 or G2: jobs wait behind busy workers; look at once
-                    nextSample = now;
-                    period = periodNanos;
+                if (!turn()) {
+                    ended = true;
+                    return;
                 }
-                if (now - nextSample >= 0) {
-                    // A wake more than half a period late means the monitor itself was stopped (a GC pause, the OS):
-                    // every thread's CPU clock stood still as well, so no worker is judged from that window.
-                    boolean onTime = now - nextSample <= periodNanos / 2;
-                    boolean busy;
-                    if (blocked == null) {
-                        busy = anyWorkerBusy();
-                    } else if (dormant) {
-                        busy = false; // not sampling: this wake is for the timers or the linger's end
-                    } else {
-                        busy = judge(now, now - lastSample, onTime);
-                        dormant = !busy; // judge turned sampling off (D1) and no post turned it on since
-                    }
-                    lastSample = now;
-                    if (busy || timersToWatch) {
-                        lastActive = now;
-                        period = periodNanos;
-                    } else if (blocked != null && now - lastActive < lingerNanos) {
-                        // Nothing to judge: no periodic samples while jobs do not wait (they cost a pool at low
-                        // load); a post that finds every worker busy wakes the monitor again (J2).
-                        nextSample = lastActive + lingerNanos;
-                        sleepUntil(nextSample);
-                        continue;
-                    } else if (now - lastActive >= lingerNanos && gate.exitUnless(this)) {
-                        // Nothing counted (X2 saw none), or a new monitor took over: it owns the counts now.
-                        ended = true;
-                        return;
-                    } else {
-                        period = Math.min(period * 2, maxPeriodNanos); // Go's sysmon backs off the same way
-                    }
-                    nextSample = now + period;
-                }
-                sleepUntil(nextSample);
             }
             // Stopped: no monitor runs after this one, so its counts are undone here.
             if (blocked != null) {
@@ -206,17 +190,95 @@ final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGa
         }
     }
 
+    /** One turn of the monitor's loop: fire, sample if due, park. False if the monitor ends (X1..X3). */
+    private boolean turn() {
+        long now = System.nanoTime();
+        boolean timersToWatch = fireTimers();
+        if (dormant && gate.isSampling()) {
+            dormant = false; // woken by J2 or G2: jobs wait behind busy workers; look at once
+            dormantWakes++;
+            woken(now - dormantSince);
+            nextSample = now;
+            period = periodNanos;
+        }
+        if (now - nextSample >= 0) {
+            // A wake more than half a period late means the monitor itself was stopped (a GC pause, the OS): every
+            // thread's CPU clock stood still as well, so no worker is judged from that window.
+            boolean onTime = now - nextSample <= periodNanos / 2;
+            boolean busy;
+            if (blocked == null) {
+                busy = anyWorkerBusy();
+            } else if (dormant) {
+                busy = false; // not sampling: this wake is for the timers or the linger's end
+            } else {
+                busy = judge(now, now - lastSample, onTime);
+                if (!busy) {
+                    dormant = true; // judge turned sampling off (D1) and no post turned it on since
+                    dormantSince = now;
+                }
+            }
+            lastSample = now;
+            if (busy && quietSamples > 0 && !timersToWatch) {
+                // Sampling on through a quiet spell (woken): only so that posts find it sampling. At half the
+                // rate, which adds at most one threshold to how long a blocked worker waits for its stand-in. It
+                // counts as activity: a monitor that ends while posts keep waking it would be started again.
+                lastActive = now;
+                period = 2 * periodNanos;
+            } else if (busy || timersToWatch) {
+                lastActive = now;
+                period = periodNanos;
+            } else if (blocked != null && now - lastActive < lingerNanos) {
+                // Nothing to judge: no periodic samples while jobs do not wait (they cost a pool at low load); a
+                // post that finds every worker busy wakes the monitor again (J2).
+                nextSample = lastActive + lingerNanos;
+                sleepUntil(nextSample);
+                return true;
+            } else if (now - lastActive >= lingerNanos && gate.exitUnless(this)) {
+                return false; // nothing counted (X2 saw none), or a new monitor took over: it owns the counts now
+            } else {
+                period = Math.min(period * 2, maxPeriodNanos); // Go's sysmon backs off the same way
+            }
+            nextSample = now + period;
+        }
+        sleepUntil(nextSample);
+        return true;
+    }
+
+    /**
+     * A post woke the dormant monitor {@code dormantNanos} after it went dormant. Had it sampled on for
+     * {@link #quietNeeded} more samples, that post would have found it sampling and woken nobody: a wake of a
+     * dormant monitor costs the poster an unpark and the monitor a wake-up, a sample the monitor a wake-up only.
+     * So a wake within that many periods doubles the quiet samples it takes next time, and a longer dormant spell
+     * halves them. A pool whose jobs wait behind busy workers in bursts a few milliseconds apart (a server at a
+     * moderate rate, where a worker often finds two connections ready while the other worker is busy) gets a
+     * monitor that samples steadily instead of one woken for each burst; a pool where that happens now and then
+     * keeps one that sleeps between them.
+     */
+    private void woken(long dormantNanos) {
+        if (dormantNanos < quietNeeded * periodNanos) {
+            quietNeeded = Math.min(quietNeeded * 2, MAX_QUIET_SAMPLES);
+        } else if (quietNeeded > 1) {
+            quietNeeded /= 2;
+        }
+    }
+
     /**
      * One sample of the workers with detection on, then D1 and D2: whether to keep sampling, because jobs wait
-     * behind busy workers or a worker is counted blocked. When neither holds, the monitor stops sampling (D1) and
-     * looks once more for waiting jobs (D2), so that a post that read "sampling" before D1 (J2) is not missed.
+     * behind busy workers or a worker is counted blocked. When neither has held for {@link #quietNeeded} samples
+     * in a row, the monitor stops sampling (D1) and looks once more for waiting jobs (D2), so that a post that read
+     * "sampling" before D1 (J2) is not missed.
      */
     private boolean judge(long now, long window, boolean onTime) {
         samples++; // the monitor's thread alone writes it
         blocked.sample(now, window, onTime);
         if (blocked.countedNow() > 0 || jobsWait()) {
+            quietSamples = 0;
             return true;
         }
+        if (++quietSamples < quietNeeded) {
+            return true; // jobs waited behind busy workers lately, in bursts: sample on (woken)
+        }
+        quietSamples = 0;
         return gate.stopSamplingUnless(this::jobsWait); // D1, D2
     }
 
@@ -274,6 +336,11 @@ final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGa
     /** Samples taken so far with detection on; for tests. */
     long samples() {
         return samples;
+    }
+
+    /** Times a post woke the dormant monitor; for tests. */
+    long dormantWakes() {
+        return dormantWakes;
     }
 
     /** Workers counted blocked now, and jobs counted blocked so far; for statistics. */

@@ -317,6 +317,42 @@ class MonitorTest {
     }
 
     @Test
+    void aMonitorWokenByBurstsOfWaitingJobsSamplesOnInsteadOfBeingWokenForEachAndStillDetects() throws Exception {
+        // A server at a moderate rate: now and then a job waits behind a worker that is busy for a moment, a few
+        // milliseconds apart. Woken for each burst and dormant again after one empty sample, the monitor would
+        // cost every such post an unpark and itself a wake-up; it samples on instead (Monitor.woken).
+        try (ForagePool pool = ForagePool.builder().threads(1).blockingDetection(10, TimeUnit.MILLISECONDS)
+                .tune(Tunable.MONITOR_LINGER_MILLIS, 3_600_000).name(Pools.uniqueName()).build()) {
+            Monitor monitor = (Monitor) pool.registry().monitor;
+            int bursts = 300;
+            for (int i = 0; i < bursts; i++) {
+                CountDownLatch holding = new CountDownLatch(1);
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.execute(() -> {
+                    holding.countDown();
+                    long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(200);
+                    while (System.nanoTime() - end < 0) {
+                        Thread.onSpinWait();
+                    }
+                });
+                assertTrue(holding.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+                pool.execute(ran::countDown); // waits behind the busy worker: J2
+                assertTrue(ran.await(BOUND.getSeconds(), TimeUnit.SECONDS));
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // the bursts' pace, not a synchronization
+            }
+            long wakes = monitor.dormantWakes();
+            // Woken for each burst the monitor stays on one period (10 ms, about four bursts here): 60 or more.
+            assertTrue(wakes <= 25, wakes + " wakes of the dormant monitor for " + bursts + " bursts");
+            // Sampling on, posts no longer wake it: a worker blocked now is found by its own samples.
+            try (Occupied held = new Occupied(pool, false)) {
+                CountDownLatch queued = new CountDownLatch(1);
+                pool.execute(queued::countDown);
+                assertTrue(queued.await(BOUND.getSeconds(), TimeUnit.SECONDS), pool::toString);
+            }
+        }
+    }
+
+    @Test
     void aPoolAtLowLoadTakesAlmostNoSamples() throws Exception {
         // Low load, one job a millisecond: a post finds a worker asleep or idle, so nothing waits behind a blocked
         // one. Sampling whenever a worker is busy (at most every 40 ms) would take at least fifteen samples here; a
