@@ -5,15 +5,16 @@
 #   netty-nio         Netty's event loops on the JDK's NIO selector
 #   ktor-cio          Ktor's CIO engine, default configuration
 #   selector+default  a selector thread handing readiness to Dispatchers.Default (not in the default list)
-# Each backend runs in a JVM of its own (its CPU time is the server's alone). Per round and backend: a warm-up,
-# requests/s at saturation, p50/p99 latency at a fixed moderate rate, and the server's CPU per request at a fixed
-# low rate. Then the medians over the rounds and the ratios to the best Netty transport. Bounded: every wrk run
+# Each backend runs in a JVM of its own (its CPU time is the server's alone), all of a round's at once, each idle
+# while another is loaded. Per round and backend: a warm-up, requests/s at saturation (short bursts interleaved
+# across the backends), p50/p99 latency at a fixed moderate rate, p99 with long requests mixed in, and the
+# server's CPU per request at a fixed low rate. Then the medians over the rounds and the ratios to the best Netty transport. Bounded: every wrk run
 # has a duration.
 #
 # Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 50 s per backend and round)
 # Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers and Netty event loops; default: the machine's
 # processors), ROUNDS_HASH (SHA-256 rounds per request, default 20), BACKENDS (space-separated, default
-# "forage-io netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write docs/results/http-io.tsv, from which
+# "forage-io forage-io-takeover netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write docs/results/http-io.tsv, from which
 # the docs' IO tables are generated, and draw docs/benchmarks-io.png from it: see docs/benchmarks.md, "Where the
 # numbers come from").
 set -euo pipefail
@@ -22,7 +23,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROUNDS="${1:-3}"
 HASH_ROUNDS="${ROUNDS_HASH:-20}"
 THREADS="${THREADS:-$(nproc)}"
-WARM_S=10; SAT_S=10; MOD_S=10; MIX_S=10; LOW_S=15
+WARM_S=10; SAT_BURSTS=5; SAT_BURST_S=2; MOD_S=10; MIX_S=10; LOW_S=15
 SAT_CONNS=32; MOD_CONNS=8; MOD_DELAY_MS=4; LOW_CONNS=2; LOW_DELAY_MS=10
 MIX_HEAVY_EVERY=200; MIX_HEAVY_ROUNDS=50000
 PORT=18080
@@ -44,13 +45,33 @@ mvn -B -ntp -q ${MVN_FLAGS:-} -pl samples/http-io -am package -DskipTests -Djcst
 CP="samples/http-io/target/classes:$(cat samples/http-io/target/classpath.txt)"
 LUA="samples/http-io/paced.lua"
 MIX_LUA="samples/http-io/mixed.lua"
-URL="http://127.0.0.1:$PORT/hash?rounds=$HASH_ROUNDS"
 OUT="samples/http-io/target/bench"
-mkdir -p "$OUT"
+rm -rf "$OUT"; mkdir -p "$OUT" # every file in it is this run's
 
-# Server CPU time in microseconds: the sum over its threads of the time on CPU (schedstat, nanoseconds).
-cpu_us() {
-    cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%d", s / 1000 }'
+# The servers' threads' time on CPU so far: one line "pid tid nanoseconds" per thread of each pid given (schedstat's
+# first field, exact to the nanosecond; the process's own totals in /proc/<pid>/stat count 10 ms ticks).
+cpu_snapshot() {
+    local pid f ns
+    for pid in "$@"; do
+        [[ -d /proc/$pid ]] || { echo "server process $pid is gone (its output is in $OUT)" >&2; return 1; }
+        for f in /proc/"$pid"/task/*/schedstat; do
+            read -r ns _ < "$f" 2>/dev/null || continue # the thread ended between the glob and the read
+            f=${f%/schedstat}
+            echo "$pid ${f##*/} $ns"
+        done
+    done
+}
+# The CPU time, in microseconds, each server used between a first snapshot (file $1) and the last of later ones (file
+# $2), threads that ended meanwhile included: each thread counts from its first reading (zero for a thread started
+# meanwhile) to its last. The snapshots come a second apart, so a thread that ends is read at most a second before:
+# the servers here end only threads that were idle for a second or more (a monitor after its linger, a retired
+# worker or stand-in), whose last second used next to nothing, where a sum over the threads alive at the end drops
+# all the CPU they ever used. Prints "pid microseconds" per server.
+cpu_used_us() {
+    awk 'FNR == NR { first[$1, $2] = $3; pids[$1]; next }
+         { last[$1, $2] = $3; pids[$1] }
+         END { for (k in last) { split(k, p, SUBSEP); used[p[1]] += last[k] - ((k in first) ? first[k] : 0) }
+               for (pid in pids) printf "%s %d\n", pid, used[pid] / 1000 }' "$1" "$2"
 }
 # wrk's latency percentile ($2: 50% or 99%) in microseconds.
 pct_us() {
@@ -60,41 +81,113 @@ pct_us() {
 rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
 total() { awk '/requests in/ { print $1 }' "$1"; }
 
-run_backend() {
-    local backend="$1" round="$2" log="$OUT/$1-$2" serve="$1" flags=()
+# Starts one backend's server on port $2 in a JVM of its own (its CPU time is the server's alone); prints its pid.
+start_server() {
+    local backend="$1" port="$2" log="$3" serve="$1" flags=()
     if [[ "$backend" == forage-io-takeover ]]; then # the same server with selector takeover on (docs/io.md section 6)
         serve=forage-io; flags=(-Dforage.io.takeoverMillis=1)
     fi
-    java -Xms256m -Xmx256m "${flags[@]}" -cp "$CP" dev.forage.samples.httpio.MainKt "$serve" "$PORT" "$THREADS" \
+    java -Xms256m -Xmx256m "${flags[@]}" -cp "$CP" dev.forage.samples.httpio.MainKt "$serve" "$port" "$THREADS" \
         > "$log.server" 2>&1 &
-    local pid=$!
-    for _ in $(seq 100); do
-        curl -s -o /dev/null "$URL" && break
-        sleep 0.1
-    done
-    wrk -t2 -c"$SAT_CONNS" -d"${WARM_S}s" "$URL" > "$log.warm"
-    wrk -t2 -c"$SAT_CONNS" -d"${SAT_S}s" "$URL" > "$log.sat"
-    WRK_DELAY_MS=$MOD_DELAY_MS wrk -t1 -c"$MOD_CONNS" -d"${MOD_S}s" --latency -s "$LUA" "$URL" > "$log.mod"
-    WRK_DELAY_MS=$MOD_DELAY_MS WRK_HEAVY_EVERY=$MIX_HEAVY_EVERY WRK_HEAVY_ROUNDS=$MIX_HEAVY_ROUNDS \
-        wrk -t1 -c"$MOD_CONNS" -d"${MIX_S}s" --latency -s "$MIX_LUA" "$URL" > "$log.mix"
-    sleep 1
-    local before after
-    before=$(cpu_us "$pid")
-    WRK_DELAY_MS=$LOW_DELAY_MS wrk -t1 -c"$LOW_CONNS" -d"${LOW_S}s" -s "$LUA" "$URL" > "$log.low"
-    after=$(cpu_us "$pid")
-    kill "$pid"; wait "$pid" 2>/dev/null || true
-    local n; n=$(total "$log.low")
-    printf "%s %s %s %s %s %s %s %s %s\n" "$round" "$backend" "$(rps "$log.sat")" "$(pct_us "$log.mod" 50%)" \
-        "$(pct_us "$log.mod" 99%)" "$(rps "$log.mod")" "$(( (after - before) / n ))" "$(rps "$log.low")" \
-        "$(pct_us "$log.mix" 99%)" | tee -a "$OUT/results.txt"
+    echo $!
 }
+url_of() { echo "http://127.0.0.1:$1/hash?rounds=$HASH_ROUNDS"; }
+
+# One round: every backend's server runs from the start to the end of the round, each on a port of its own, idle
+# while another is loaded. Saturation is measured in short bursts interleaved across the backends, so that a
+# change of the host's placement of the two virtual CPUs during the round (it halves or doubles the cost of
+# moving a cache line between them, and requests/s at saturation follows it) falls on every backend alike; the
+# other phases run backend by backend.
+run_round() {
+    local round="$1"; shift
+    local backends=("$@") n=$# i k
+    local pids=() ports=()
+    for (( i = 0; i < n; i++ )); do
+        ports[i]=$((PORT + i))
+        if curl -s -o /dev/null "$(url_of "${ports[i]}")"; then
+            echo "port ${ports[i]} already answers HTTP: another server (an earlier run's?) would be measured" >&2
+            exit 1
+        fi
+        pids[i]=$(start_server "${backends[i]}" "${ports[i]}" "$OUT/${backends[i]}-$round")
+        SERVERS+=("${pids[i]}")
+    done
+    for (( i = 0; i < n; i++ )); do
+        for _ in $(seq 100); do
+            curl -s -o /dev/null "$(url_of "${ports[i]}")" && break
+            sleep 0.1
+        done
+        if ! kill -0 "${pids[i]}" 2>/dev/null || ! curl -s -o /dev/null "$(url_of "${ports[i]}")"; then
+            echo "${backends[i]} did not start on port ${ports[i]}; its output:" >&2
+            cat "$OUT/${backends[i]}-$round.server" >&2
+            exit 1
+        fi
+    done
+    for (( i = 0; i < n; i++ )); do
+        wrk -t2 -c"$SAT_CONNS" -d"${WARM_S}s" "$(url_of "${ports[i]}")" > "$OUT/${backends[i]}-$round.warm"
+    done
+    for (( k = 0; k < SAT_BURSTS; k++ )); do # burst k starts with backend k mod n: no backend is always first
+        for (( j = 0; j < n; j++ )); do
+            i=$(( (j + k) % n ))
+            wrk -t2 -c"$SAT_CONNS" -d"${SAT_BURST_S}s" "$(url_of "${ports[i]}")" \
+                > "$OUT/${backends[i]}-$round.sat$k"
+        done
+    done
+    for (( i = 0; i < n; i++ )); do
+        local b="${backends[i]}" log="$OUT/${backends[i]}-$round" url pid="${pids[i]}"
+        url=$(url_of "${ports[i]}")
+        WRK_DELAY_MS=$MOD_DELAY_MS wrk -t1 -c"$MOD_CONNS" -d"${MOD_S}s" --latency -s "$LUA" "$url" > "$log.mod"
+        WRK_DELAY_MS=$MOD_DELAY_MS WRK_HEAVY_EVERY=$MIX_HEAVY_EVERY WRK_HEAVY_ROUNDS=$MIX_HEAVY_ROUNDS \
+            wrk -t1 -c"$MOD_CONNS" -d"${MIX_S}s" --latency -s "$MIX_LUA" "$url" > "$log.mix"
+        sleep 1
+        # The low rate: every server's threads read before, every second during (cpu_used_us) and after.
+        cpu_snapshot "${pids[@]}" > "$log.cpu-first"
+        : > "$log.cpu-later"
+        WRK_DELAY_MS=$LOW_DELAY_MS wrk -t1 -c"$LOW_CONNS" -d"${LOW_S}s" -s "$LUA" "$url" > "$log.low" &
+        local load=$! t
+        for (( t = 1; t < LOW_S; t++ )); do
+            sleep 1
+            cpu_snapshot "${pids[@]}" >> "$log.cpu-later"
+        done
+        wait "$load"
+        cpu_snapshot "${pids[@]}" >> "$log.cpu-later"
+        local used self_us others_us
+        used=$(cpu_used_us "$log.cpu-first" "$log.cpu-later")
+        self_us=$(awk -v p="$pid" '$1 == p { print $2 }' <<< "$used")
+        others_us=$(awk -v p="$pid" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used")
+        local low_n sat
+        low_n=$(total "$log.low")
+        # Requests/s at saturation: the mean of the bursts' (equal durations: the requests over the time).
+        sat=$(for (( k = 0; k < SAT_BURSTS; k++ )); do rps "$log.sat$k"; echo; done \
+            | awk '{ s += $1; c++ } END { printf "%.0f", s / c }')
+        printf "%s %s %s %s %s %s %s %s %s\n" "$round" "$b" "$sat" "$(pct_us "$log.mod" 50%)" \
+            "$(pct_us "$log.mod" 99%)" "$(rps "$log.mod")" "$(( self_us / low_n ))" "$(rps "$log.low")" \
+            "$(pct_us "$log.mix" 99%)" | tee -a "$OUT/results.txt"
+        # The idle servers' CPU while this one was measured at the low rate: they must not disturb it.
+        echo "  (the other servers used $(( others_us / 1000 )) ms of CPU during its ${LOW_S} s at the low rate)"
+    done
+    stop_servers
+}
+# The servers of the round in progress; stopped at the round's end, and on any exit (an error, Ctrl-C).
+SERVERS=()
+stop_servers() {
+    local pid
+    for pid in "${SERVERS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # Not our children (each was started in a command substitution): wait for them to be gone, so that the next
+    # round finds its ports free; a server that has not ended after 10 s is killed.
+    for pid in "${SERVERS[@]}"; do
+        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+    done
+    SERVERS=()
+}
+trap stop_servers EXIT
 
 : > "$OUT/results.txt"
 START_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
 START_LOAD="$(uptime | sed 's/.*load average: //; s/,.*//')"
 echo "start: $(uptime)"
 echo "$(nproc) processors; Forage IO workers and Netty event loops: $THREADS; SHA-256 rounds per request: $HASH_ROUNDS; $ROUNDS rounds"
-echo "saturation: $SAT_CONNS connections ${SAT_S}s; moderate: $MOD_CONNS connections, ${MOD_DELAY_MS} ms pause, ${MOD_S}s;" \
+echo "saturation: $SAT_CONNS connections, $SAT_BURSTS bursts of ${SAT_BURST_S}s interleaved across the backends; moderate: $MOD_CONNS connections, ${MOD_DELAY_MS} ms pause, ${MOD_S}s;" \
     "low: $LOW_CONNS connections, ${LOW_DELAY_MS} ms pause, ${LOW_S}s;" \
     "mixed: as moderate, every ${MIX_HEAVY_EVERY}th request $MIX_HEAVY_ROUNDS rounds"
 COLUMNS_LINE="round backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps mix_p99_us"
@@ -105,7 +198,7 @@ for r in $(seq "$ROUNDS"); do
     if (( r % 2 == 0 )); then # every other round in reverse order, so drift of the machine hits all backends alike
         list=(); for (( i = ${#ORDER[@]} - 1; i >= 0; i-- )); do list+=("${ORDER[i]}"); done
     fi
-    for b in "${list[@]}"; do run_backend "$b" "$r"; done
+    run_round "$r" "${list[@]}"
 done
 END_UPTIME="$(uptime)"
 echo "end: $END_UPTIME"
@@ -140,7 +233,7 @@ if [[ "${WRITE_RESULTS:-0}" == 1 ]]; then
         echo "jdk	$(java -version 2>&1 | head -1 | sed 's/^[a-z]* version //; s/"//g') ($(java -version 2>&1 | sed -n 2p))"
         echo "wrk	$(wrk -v 2>&1 | head -1 | awk '{ print $1, $2 }')"
         echo "machine	$(nproc) processors; $THREADS Forage IO workers and Netty event loops; load average $START_LOAD at the start, $(echo "$END_UPTIME" | sed 's/.*load average: //; s/,.*//') at the end"
-        echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections for ${SAT_S} s after a ${WARM_S} s warm-up; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, ${MOD_S} s; mixed: the moderate rate with every ${MIX_HEAVY_EVERY}th request of $MIX_HEAVY_ROUNDS rounds, ${MIX_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, ${LOW_S} s"
+        echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections, $SAT_BURSTS bursts of ${SAT_BURST_S} s per backend interleaved across the backends, after a ${WARM_S} s warm-up of each; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, ${MOD_S} s; mixed: the moderate rate with every ${MIX_HEAVY_EVERY}th request of $MIX_HEAVY_ROUNDS rounds, ${MIX_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, ${LOW_S} s"
         echo "columns	$COLUMNS_LINE"
         sed 's/ /\t/g' "$OUT/results.txt"
     } > "$RESULTS_FILE"
