@@ -8,15 +8,15 @@
 # Each backend runs in a JVM of its own (its CPU time is the server's alone), all of a round's at once, each idle
 # while another is loaded. Per round and backend: a warm-up, requests/s at saturation (short bursts interleaved
 # across the backends), p50/p99 latency at a fixed moderate rate, p99 with long requests mixed in, and the
-# server's CPU per request at a fixed low rate. Then the medians over the rounds and the ratios to the best Netty transport. Bounded: every wrk run
-# has a duration.
+# server's CPU per request at a fixed low rate. Then the medians over the rounds and the ratios to the best Netty
+# transport. Bounded: every wrk run has a duration.
 #
 # Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 50 s per backend and round)
 # Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers and Netty event loops; default: the machine's
 # processors), ROUNDS_HASH (SHA-256 rounds per request, default 20), BACKENDS (space-separated, default
-# "forage-io forage-io-takeover netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write docs/results/http-io.tsv, from which
-# the docs' IO tables are generated, and draw docs/benchmarks-io.png from it: see docs/benchmarks.md, "Where the
-# numbers come from").
+# "forage-io forage-io-takeover netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write
+# docs/results/http-io.tsv, from which the docs' IO tables are generated, and draw docs/benchmarks-io.png from it:
+# see docs/benchmarks.md, "Where the numbers come from").
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -64,9 +64,9 @@ cpu_snapshot() {
 # The CPU time, in microseconds, each server used between a first snapshot (file $1) and the last of later ones (file
 # $2), threads that ended meanwhile included: each thread counts from its first reading (zero for a thread started
 # meanwhile) to its last. The snapshots come a second apart, so a thread that ends is read at most a second before:
-# the servers here end only threads that were idle for a second or more (a monitor after its linger, a retired
-# worker or stand-in), whose last second used next to nothing, where a sum over the threads alive at the end drops
-# all the CPU they ever used. Prints "pid microseconds" per server.
+# Forage ends only threads that were idle for a second or more (a monitor after its linger, a retired worker or
+# stand-in), whose last second used next to nothing, where a sum over the threads alive at the end drops all the CPU
+# they ever used. Prints "pid microseconds" per server.
 cpu_used_us() {
     awk 'FNR == NR { first[$1, $2] = $3; pids[$1]; next }
          { last[$1, $2] = $3; pids[$1] }

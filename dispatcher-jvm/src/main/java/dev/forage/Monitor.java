@@ -218,15 +218,12 @@ final class Monitor implements Runnable, PoolWatch, MonitorGate.Watch, MonitorGa
                 }
             }
             lastSample = now;
-            if (busy && quietSamples > 0 && !timersToWatch) {
-                // Sampling on through a quiet spell (woken): only so that posts find it sampling. At half the
-                // rate, which adds at most one threshold to how long a blocked worker waits for its stand-in. It
-                // counts as activity: a monitor that ends while posts keep waking it would be started again.
+            if (busy || timersToWatch) {
+                // A quiet sample that keeps sampling on (woken) is activity too, or the monitor would end while
+                // posts keep waking it. It samples on only so that posts find it sampling: at half the rate, which
+                // adds at most one threshold to how long a blocked worker waits for its stand-in.
                 lastActive = now;
-                period = 2 * periodNanos;
-            } else if (busy || timersToWatch) {
-                lastActive = now;
-                period = periodNanos;
+                period = busy && quietSamples > 0 && !timersToWatch ? 2 * periodNanos : periodNanos;
             } else if (blocked != null && now - lastActive < lingerNanos) {
                 // Nothing to judge: no periodic samples while jobs do not wait (they cost a pool at low load); a
                 // post that finds every worker busy wakes the monitor again (J2).
