@@ -38,6 +38,8 @@ final class IoReactor {
     /** Where a listener's exception goes (the pool's handler); null in the stress tests, which have no pool. */
     private final Thread.UncaughtExceptionHandler listenerErrors;
     final Selector selector;
+    /** How {@link #selector}'s selects hand over the keys they found: {@link IoWaits#collectSelected} reads them. */
+    final SelectedKeys selected;
     /** The owner's parker: it blocks in {@link #selector}, and a hand-over unparks it. */
     private final SelectorParker parker;
     /** Waits and cancellations handed over by other threads; the driver applies them (R1). */
@@ -86,6 +88,7 @@ final class IoReactor {
             throw new IllegalStateException("pool " + poolName + " could not open a NIO Selector for IO worker "
                     + index + "; the system may be out of file descriptors", e);
         }
+        this.selected = SelectedKeys.of(selector);
         this.waits = new IoWaits(this, closedCheckMillis);
         this.lastDrive = System.nanoTime();
         this.parker = new SelectorParker(this);
@@ -219,7 +222,7 @@ final class IoReactor {
         }
         millis = takeover.watchBound(this, millis); // T3: shorter while a neighbour's channels are unwatched
         try {
-            selector.select(millis);
+            selected.select(millis);
         } catch (IOException e) {
             throw selectFailed("select", e);
         }
@@ -235,7 +238,7 @@ final class IoReactor {
     /** A select that does not block (P3 with the permit set; a busy worker's poll); returns the keys it found. */
     int selectNow() {
         try {
-            return selector.selectNow();
+            return selected.selectNow();
         } catch (IOException e) {
             throw selectFailed("selectNow", e);
         }

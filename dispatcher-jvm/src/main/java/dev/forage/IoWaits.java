@@ -6,7 +6,6 @@ import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -226,10 +225,9 @@ final class IoWaits {
 
     /** After a select: R2, each selected key's fired waits go to {@link #ready}. */
     void collectSelected() {
-        Iterator<SelectionKey> it = reactor.selector.selectedKeys().iterator();
-        while (it.hasNext()) {
-            SelectionKey key = it.next();
-            it.remove();
+        SelectedKeys found = reactor.selected;
+        SelectionKey key;
+        while ((key = found.next()) != null) {
             IoChannel record = (IoChannel) key.attachment();
             int readyOps;
             try {

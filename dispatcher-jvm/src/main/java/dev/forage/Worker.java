@@ -562,6 +562,13 @@ final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
         }
         if (job == null) {
             job = deque.pop();
+            if (job != null) {
+                // Our own take, as in takeOwnJob: a job pushed during the spell (an IO listener resumed a coroutine
+                // here) and popped by this search was not taken by a thief. Left set, the next takeOwnJob would
+                // find the deque empty and report our own pushes as taken, and the next spell would pause once
+                // before it sleeps: on an IO worker at a low rate, one more look at its selector per request.
+                pushedSinceTake = false;
+            }
         }
         if (job != null) {
             return job;
@@ -1029,7 +1036,7 @@ abstract class WorkerOwnerState extends LeadingPad {
     int untilIoPoll;
     /** The deadline of the innermost timed wait in progress, or {@code Worker.NO_DEADLINE}. */
     long waitDeadline;
-    /** Set by every push; read and cleared by every {@code Worker.takeOwnJob}. */
+    /** Set by every push; cleared by every take of this worker's own ({@code Worker.takeOwnJob}, a search's pop). */
     boolean pushedSinceTake;
     /**
      * Set when this worker found its deque empty although it had pushed since its last take: thieves took
