@@ -12,8 +12,8 @@ import java.util.Set;
  *
  * <p>Java 8 and Android: the selector's selected-key set, a {@code HashSet} that each select adds the ready keys to
  * and the reactor then iterates and empties: per ready key a hash, an insert, an iterator step and a removal. On a
- * server at a low rate, with one key per select, that was about 2 % of an IO worker's CPU in the HTTP sample's
- * profile. Java 11 and later: {@code Selector.select(Consumer, long)}, which passes each ready key to an action
+ * server at a low rate, with one key per select, that was about 2 % of an IO worker's samples in a profile of the
+ * HTTP sample. Java 11 and later: {@code Selector.select(Consumer, long)}, which passes each ready key to an action
  * and leaves the set alone; the action appends the key to an array ({@code ConsumerSelectedKeys}). Netty's NIO
  * transport gets the same by swapping the set's fields for an array by reflection; the JDK's own API needs none.
  *

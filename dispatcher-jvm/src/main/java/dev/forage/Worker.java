@@ -561,14 +561,12 @@ final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
             job = takeOldestOfBatch(); // a drain or an idle spell at the top level: the batch in its order
         }
         if (job == null) {
+            // Leaves pushedSinceTake set. On an IO worker whose spell pushed the job (a readiness listener resumed
+            // a coroutine), the next takeOwnJob then reads it as taken by a thief, and the next spell pauses (a look
+            // at its selector) once before it sleeps. Measured on the HTTP sample: clearing it here saved that
+            // select but no CPU at a low rate, and raised the p50 at a moderate rate, where the look often finds
+            // the next request (docs/notes/benchmark-runs.md, "The IO worker's look before it sleeps").
             job = deque.pop();
-            if (job != null) {
-                // Our own take, as in takeOwnJob: a job pushed during the spell (an IO listener resumed a coroutine
-                // here) and popped by this search was not taken by a thief. Left set, the next takeOwnJob would
-                // find the deque empty and report our own pushes as taken, and the next spell would pause once
-                // before it sleeps: on an IO worker at a low rate, one more look at its selector per request.
-                pushedSinceTake = false;
-            }
         }
         if (job != null) {
             return job;
@@ -1036,7 +1034,7 @@ abstract class WorkerOwnerState extends LeadingPad {
     int untilIoPoll;
     /** The deadline of the innermost timed wait in progress, or {@code Worker.NO_DEADLINE}. */
     long waitDeadline;
-    /** Set by every push; cleared by every take of this worker's own ({@code Worker.takeOwnJob}, a search's pop). */
+    /** Set by every push; read and cleared by every {@code Worker.takeOwnJob}. */
     boolean pushedSinceTake;
     /**
      * Set when this worker found its deque empty although it had pushed since its last take: thieves took

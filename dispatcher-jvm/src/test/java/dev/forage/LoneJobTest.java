@@ -131,8 +131,7 @@ class LoneJobTest {
     /**
      * The evidence a worker's next sleep attempt uses (docs/sleep.md section 3.7): when it finds its deque empty
      * although it pushed since its last take, thieves took every job it pushed, which is what a worker that pops
-     * its own posts sees when a neighbour takes them; a job its own search pops is no such evidence. Stepped on
-     * held-back workers, as above.
+     * its own posts sees when a neighbour takes them. Stepped on held-back workers, as above.
      */
     @Test
     void aWorkerNotesWhenThievesTookEveryJobItPushed() throws Exception {
@@ -160,13 +159,6 @@ class LoneJobTest {
             assertSame(first, thief.stealFromOthers(false), "a thief takes the older of two");
             assertSame(second, owner.takeOwnJob(), "the owner still finds the newer one");
             assertFalse(owner.ownJobsTaken, "not every job was taken");
-
-            // An IO worker's idle spell: a listener resumes a coroutine, pushing it here, and the spell's search
-            // pops it. Its own take, not a thief's: counted as one, the worker would pause before every sleep.
-            owner.push(first);
-            assertSame(first, owner.search(false, false, IdleState.ANYWHERE), "the owner's search pops its push");
-            assertNull(owner.takeOwnJob(), "then its deque is empty");
-            assertFalse(owner.ownJobsTaken, "its own search took the job: no evidence of a thief");
             assertEquals(0, pool.statistics().naps(), "no worker ran: nobody napped");
         });
     }
