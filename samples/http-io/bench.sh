@@ -100,7 +100,7 @@ url_of() { echo "http://127.0.0.1:$1/hash?rounds=$HASH_ROUNDS"; }
 # other phases run backend by backend.
 run_round() {
     local round="$1"; shift
-    local backends=("$@") n=$# i k
+    local backends=("$@") n=$# i j k
     local pids=() ports=()
     for (( i = 0; i < n; i++ )); do
         ports[i]=$((PORT + i))

@@ -1,6 +1,7 @@
 package dev.forage;
 
 import java.io.IOException;
+import java.lang.reflect.Constructor;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.Iterator;
@@ -22,9 +23,8 @@ import java.util.Set;
  * loaded by name, once; if that fails, every reactor uses the set.
  */
 abstract class SelectedKeys {
-    private static final String IMPLEMENTATION = "dev.forage.ConsumerSelectedKeys";
-    /** Whether this JVM has {@code ConsumerSelectedKeys}: decided once, when this class initializes. */
-    private static final boolean CONSUMER_SELECT = loadable();
+    /** {@code ConsumerSelectedKeys}' constructor, or null on a JVM without it: looked up once. */
+    private static final Constructor<?> WITH_ACTION = withAction();
 
     final Selector selector;
 
@@ -32,33 +32,32 @@ abstract class SelectedKeys {
         this.selector = selector;
     }
 
-    private static boolean loadable() {
+    private static Constructor<?> withAction() {
         try {
-            Class.forName(IMPLEMENTATION, true, SelectedKeys.class.getClassLoader());
-            return true;
+            return Class.forName("dev.forage.ConsumerSelectedKeys", true, SelectedKeys.class.getClassLoader())
+                    .getDeclaredConstructor(Selector.class);
         } catch (Throwable notHere) {
             // Java 8 or Android: not in the jar's root. From a plain class folder on Java 8:
             // UnsupportedClassVersionError. Either way the set does the same job.
-            return false;
+            return null;
         }
     }
 
     /** The keys of {@code selector}'s selects: through the action on Java 11 and later, else through the set. */
     static SelectedKeys of(Selector selector) {
-        return of(selector, CONSUMER_SELECT);
+        return of(selector, WITH_ACTION != null);
     }
 
     /** {@link #of(Selector)} with the choice made by the caller: the tests run both kinds on one JVM. */
-    static SelectedKeys of(Selector selector, boolean consumerSelect) {
-        if (consumerSelect) {
-            try {
-                return (SelectedKeys) Class.forName(IMPLEMENTATION, true, SelectedKeys.class.getClassLoader())
-                        .getDeclaredConstructor(Selector.class).newInstance(selector);
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot make " + IMPLEMENTATION + " although it loaded", e);
-            }
+    static SelectedKeys of(Selector selector, boolean withAction) {
+        if (!withAction) {
+            return new FromSet(selector);
         }
-        return new FromSet(selector);
+        try {
+            return (SelectedKeys) WITH_ACTION.newInstance(selector);
+        } catch (Exception e) { // only if asked on a JVM without the class (a NullPointerException), or a bug
+            throw new IllegalStateException("cannot make the Java 11 selected keys on this JVM", e);
+        }
     }
 
     /** Blocks in a select for up to {@code millis} (positive); the keys it found are then {@link #next()}'s. */
