@@ -138,7 +138,11 @@ run_round() {
                 > "$OUT/${backends[i]}-$round.sat$k"
         done
     done
-    for (( i = 0; i < n; i++ )); do
+    # The other phases backend by backend, round r starting with backend r - 1 (mod n) of its list: with the lists
+    # alone (every other round reversed), one backend would be measured first, right after the saturation bursts,
+    # in rounds 1 and 3 of three.
+    for (( j = 0; j < n; j++ )); do
+        i=$(( (j + round - 1) % n ))
         local b="${backends[i]}" log="$OUT/${backends[i]}-$round" url pid="${pids[i]}"
         url=$(url_of "${ports[i]}")
         WRK_DELAY_MS=$MOD_DELAY_MS wrk -t1 -c"$MOD_CONNS" -d"${MOD_S}s" --latency -s "$LUA" "$url" > "$log.mod"
