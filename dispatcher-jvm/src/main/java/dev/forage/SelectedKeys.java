@@ -53,10 +53,14 @@ abstract class SelectedKeys {
         if (!withAction) {
             return new FromSet(selector);
         }
+        if (WITH_ACTION == null) {
+            throw new IllegalStateException("the selected keys through an action need Java 11 or later and the "
+                    + "jar's META-INF/versions/11; this JVM has only the selector's set");
+        }
         try {
             return (SelectedKeys) WITH_ACTION.newInstance(selector);
-        } catch (Exception e) { // only if asked on a JVM without the class (a NullPointerException), or a bug
-            throw new IllegalStateException("cannot make the Java 11 selected keys on this JVM", e);
+        } catch (ReflectiveOperationException e) { // its constructor only stores the selector
+            throw new IllegalStateException("cannot make the Java 11 selected keys", e);
         }
     }
 
