@@ -6,9 +6,9 @@
 #   ktor-cio          Ktor's CIO engine, default configuration
 #   selector+default  a selector thread handing readiness to Dispatchers.Default (not in the default list)
 # Each backend runs in a JVM of its own (its CPU time is the server's alone), all of a round's at once, each idle
-# while another is loaded. Per round and backend: a warm-up, requests/s at saturation (short bursts interleaved
-# across the backends), p50/p99 latency at a fixed moderate rate, p99 with long requests mixed in, and the
-# server's CPU per request at a fixed low rate. Then the medians over the rounds and the ratios to the best Netty
+# while another is loaded. Per round and backend: a warm-up, requests/s at saturation, p50/p99 latency at a fixed
+# moderate rate, p99 with long requests mixed in, and the server's CPU per request at a fixed low rate, each phase
+# measured in short windows interleaved across the backends. Then the medians over the rounds and the ratios to the best Netty
 # transport. Bounded: every wrk run has a duration.
 #
 # Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 50 s per backend and round)
@@ -23,7 +23,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROUNDS="${1:-3}"
 HASH_ROUNDS="${ROUNDS_HASH:-20}"
 THREADS="${THREADS:-$(nproc)}"
-WARM_S=10; SAT_BURSTS=5; SAT_BURST_S=2; MOD_S=10; MIX_S=10; LOW_S=15
+WARM_S=10; SAT_BURSTS=5; SAT_BURST_S=2; WINDOW_S=2; MOD_WINDOWS=5; MIX_WINDOWS=5; LOW_WINDOWS=5; LOW_WINDOW_S=3
 SAT_CONNS=32; MOD_CONNS=8; MOD_DELAY_MS=4; LOW_CONNS=2; LOW_DELAY_MS=10
 MIX_HEAVY_EVERY=200; MIX_HEAVY_ROUNDS=50000
 PORT=18080
@@ -73,12 +73,21 @@ cpu_used_us() {
          END { for (k in last) { split(k, p, SUBSEP); used[p[1]] += last[k] - ((k in first) ? first[k] : 0) }
                for (pid in pids) printf "%s %d\n", pid, used[pid] / 1000 }' "$1" "$2"
 }
-# wrk's latency percentile ($2: 50% or 99%) in microseconds.
-pct_us() {
-    awk -v p="$2" '$1 == p { v = $2; u = v; gsub(/[0-9.]/, "", u); gsub(/[a-z]/, "", v);
-        f = (u == "us") ? 1 : (u == "ms") ? 1000 : 1000000; printf "%.0f", v * f }' "$1"
-}
 rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
+# The mean of a metric ($1: rps) over the equal-length windows $2<k>, k from 0 to $3 - 1.
+mean_of() {
+    local k
+    for (( k = 0; k < $3; k++ )); do "$1" "$2$k"; echo; done | awk '{ s += $1; c++ } END { printf "%.0f", s / c }'
+}
+# The latency percentile $1 (50, 99), in microseconds, of the windows whose distributions (histogram.lua: a first
+# line "requests N", then the latency at every 0.05 %) are the files after it: each line stands for N / 2,000
+# requests, and the percentile is the smallest latency with that share of all the windows' requests at or below it.
+pooled_pct() {
+    local p="$1"; shift
+    awk 'FNR == 1 { w = $2 / 2000; next } { print $1, w }' "$@" | sort -g -k1,1 \
+        | awk -v p="$p" -v total="$(awk 'FNR == 1 { t += $2 } END { print t }' "$@")" \
+            '{ cum += $2; if (cum >= p / 100 * total - 1e-9) { printf "%.0f", $1; exit } }'
+}
 total() { awk '/requests in/ { print $1 }' "$1"; }
 
 # Starts one backend's server on port $2 in a JVM of its own (its CPU time is the server's alone); prints its pid.
@@ -97,7 +106,7 @@ url_of() { echo "http://127.0.0.1:$1/hash?rounds=$HASH_ROUNDS"; }
 # while another is loaded. Saturation is measured in short bursts interleaved across the backends, so that a
 # change of the host's placement of the two virtual CPUs during the round (it halves or doubles the cost of
 # moving a cache line between them, and requests/s at saturation follows it) falls on every backend alike; the
-# other phases run backend by backend.
+# other phases run in windows interleaved the same way.
 run_round() {
     local round="$1"; shift
     local backends=("$@") n=$# i j k
@@ -138,42 +147,64 @@ run_round() {
                 > "$OUT/${backends[i]}-$round.sat$k"
         done
     done
-    # The other phases backend by backend, round r starting with backend r - 1 (mod n) of its list: with the lists
-    # alone (every other round reversed), one backend would be measured first, right after the saturation bursts,
-    # in rounds 1 and 3 of three.
-    for (( j = 0; j < n; j++ )); do
-        i=$(( (j + round - 1) % n ))
-        local b="${backends[i]}" log="$OUT/${backends[i]}-$round" url pid="${pids[i]}"
-        url=$(url_of "${ports[i]}")
-        WRK_DELAY_MS=$MOD_DELAY_MS wrk -t1 -c"$MOD_CONNS" -d"${MOD_S}s" --latency -s "$LUA" "$url" > "$log.mod"
-        WRK_DELAY_MS=$MOD_DELAY_MS WRK_HEAVY_EVERY=$MIX_HEAVY_EVERY WRK_HEAVY_ROUNDS=$MIX_HEAVY_ROUNDS \
-            wrk -t1 -c"$MOD_CONNS" -d"${MIX_S}s" --latency -s "$MIX_LUA" "$url" > "$log.mix"
-        sleep 1
-        # The low rate: every server's threads read before, every second during (cpu_used_us) and after.
-        cpu_snapshot "${pids[@]}" > "$log.cpu-first"
-        : > "$log.cpu-later"
-        WRK_DELAY_MS=$LOW_DELAY_MS wrk -t1 -c"$LOW_CONNS" -d"${LOW_S}s" -s "$LUA" "$url" > "$log.low" &
-        local load=$! t
-        for (( t = 1; t < LOW_S; t++ )); do
-            sleep 1
-            cpu_snapshot "${pids[@]}" >> "$log.cpu-later"
+    # The other phases in windows, interleaved across the backends as the saturation bursts are: a change of
+    # placement during the round falls on every backend alike (measured backend after backend, 10 s each, the
+    # moderate rate's p50 of one build ranged from 79 to 109 us across the rounds of one run). Window k starts with
+    # backend k + r - 1 (mod n) in round r. Each window opens its own connections; latency is pooled over a
+    # backend's windows (histogram.lua), CPU and requests summed over them.
+    local w
+    for (( k = 0; k < MOD_WINDOWS; k++ )); do
+        for (( j = 0; j < n; j++ )); do
+            i=$(( (j + k + round - 1) % n ))
+            WRK_HIST="$OUT/${backends[i]}-$round.mod$k.hist" WRK_DELAY_MS=$MOD_DELAY_MS \
+                wrk -t1 -c"$MOD_CONNS" -d"${WINDOW_S}s" -s "$LUA" "$(url_of "${ports[i]}")" \
+                > "$OUT/${backends[i]}-$round.mod$k"
         done
-        wait "$load"
-        cpu_snapshot "${pids[@]}" >> "$log.cpu-later"
-        local used self_us others_us
-        used=$(cpu_used_us "$log.cpu-first" "$log.cpu-later")
-        self_us=$(awk -v p="$pid" '$1 == p { print $2 }' <<< "$used")
-        others_us=$(awk -v p="$pid" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used")
-        local low_n sat
-        low_n=$(total "$log.low")
-        # Requests/s at saturation: the mean of the bursts' (equal durations: the requests over the time).
-        sat=$(for (( k = 0; k < SAT_BURSTS; k++ )); do rps "$log.sat$k"; echo; done \
-            | awk '{ s += $1; c++ } END { printf "%.0f", s / c }')
-        printf "%s %s %s %s %s %s %s %s %s\n" "$round" "$b" "$sat" "$(pct_us "$log.mod" 50%)" \
-            "$(pct_us "$log.mod" 99%)" "$(rps "$log.mod")" "$(( self_us / low_n ))" "$(rps "$log.low")" \
-            "$(pct_us "$log.mix" 99%)" | tee -a "$OUT/results.txt"
+    done
+    for (( k = 0; k < MIX_WINDOWS; k++ )); do
+        for (( j = 0; j < n; j++ )); do
+            i=$(( (j + k + round - 1) % n ))
+            WRK_HIST="$OUT/${backends[i]}-$round.mix$k.hist" WRK_DELAY_MS=$MOD_DELAY_MS \
+                WRK_HEAVY_EVERY=$MIX_HEAVY_EVERY WRK_HEAVY_ROUNDS=$MIX_HEAVY_ROUNDS \
+                wrk -t1 -c"$MOD_CONNS" -d"${WINDOW_S}s" -s "$MIX_LUA" "$(url_of "${ports[i]}")" \
+                > "$OUT/${backends[i]}-$round.mix$k"
+        done
+    done
+    sleep 1
+    # The low rate: every server's threads read before, every second during (cpu_used_us) and after each window.
+    local self_us=() others_us=() used t load
+    for (( i = 0; i < n; i++ )); do self_us[i]=0; others_us[i]=0; done
+    for (( k = 0; k < LOW_WINDOWS; k++ )); do
+        for (( j = 0; j < n; j++ )); do
+            i=$(( (j + k + round - 1) % n ))
+            w="$OUT/${backends[i]}-$round.low$k"
+            cpu_snapshot "${pids[@]}" > "$w.cpu-first"
+            : > "$w.cpu-later"
+            WRK_DELAY_MS=$LOW_DELAY_MS wrk -t1 -c"$LOW_CONNS" -d"${LOW_WINDOW_S}s" -s "$LUA" \
+                "$(url_of "${ports[i]}")" > "$w" &
+            load=$!
+            for (( t = 1; t < LOW_WINDOW_S; t++ )); do
+                sleep 1
+                cpu_snapshot "${pids[@]}" >> "$w.cpu-later"
+            done
+            wait "$load"
+            cpu_snapshot "${pids[@]}" >> "$w.cpu-later"
+            used=$(cpu_used_us "$w.cpu-first" "$w.cpu-later")
+            self_us[i]=$(( self_us[i] + $(awk -v p="${pids[i]}" '$1 == p { print $2 }' <<< "$used") ))
+            others_us[i]=$(( others_us[i] + $(awk -v p="${pids[i]}" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used") ))
+        done
+    done
+    for (( i = 0; i < n; i++ )); do
+        local log="$OUT/${backends[i]}-$round" low_n sat mod_hists=() mix_hists=()
+        for (( k = 0; k < MOD_WINDOWS; k++ )); do mod_hists+=("$log.mod$k.hist"); done
+        for (( k = 0; k < MIX_WINDOWS; k++ )); do mix_hists+=("$log.mix$k.hist"); done
+        low_n=$(for (( k = 0; k < LOW_WINDOWS; k++ )); do total "$log.low$k"; done | awk '{ s += $1 } END { print s }')
+        printf "%s %s %s %s %s %s %s %s %s\n" "$round" "${backends[i]}" "$(mean_of rps "$log.sat" "$SAT_BURSTS")" \
+            "$(pooled_pct 50 "${mod_hists[@]}")" "$(pooled_pct 99 "${mod_hists[@]}")" \
+            "$(mean_of rps "$log.mod" "$MOD_WINDOWS")" "$(( self_us[i] / low_n ))" \
+            "$(mean_of rps "$log.low" "$LOW_WINDOWS")" "$(pooled_pct 99 "${mix_hists[@]}")" | tee -a "$OUT/results.txt"
         # The idle servers' CPU while this one was measured at the low rate: they must not disturb it.
-        echo "  (the other servers used $(( others_us / 1000 )) ms of CPU during its ${LOW_S} s at the low rate)"
+        echo "  (the other servers used $(( others_us[i] / 1000 )) ms of CPU during its $(( LOW_WINDOWS * LOW_WINDOW_S )) s at the low rate)"
     done
     stop_servers
 }
@@ -197,9 +228,10 @@ START_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
 START_LOAD="$(uptime | sed 's/.*load average: //; s/,.*//')"
 echo "start: $(uptime)"
 echo "$(nproc) processors; Forage IO workers and Netty event loops: $THREADS; SHA-256 rounds per request: $HASH_ROUNDS; $ROUNDS rounds"
-echo "saturation: $SAT_CONNS connections, $SAT_BURSTS bursts of ${SAT_BURST_S}s interleaved across the backends after one unmeasured burst of each; moderate: $MOD_CONNS connections, ${MOD_DELAY_MS} ms pause, ${MOD_S}s;" \
-    "low: $LOW_CONNS connections, ${LOW_DELAY_MS} ms pause, ${LOW_S}s;" \
-    "mixed: as moderate, every ${MIX_HEAVY_EVERY}th request $MIX_HEAVY_ROUNDS rounds"
+echo "saturation: $SAT_CONNS connections, $SAT_BURSTS bursts of ${SAT_BURST_S}s interleaved across the backends after one unmeasured burst of each;" \
+    "moderate: $MOD_CONNS connections, ${MOD_DELAY_MS} ms pause, $MOD_WINDOWS windows of ${WINDOW_S}s;" \
+    "mixed: as moderate, every ${MIX_HEAVY_EVERY}th request $MIX_HEAVY_ROUNDS rounds, $MIX_WINDOWS windows of ${WINDOW_S}s;" \
+    "low: $LOW_CONNS connections, ${LOW_DELAY_MS} ms pause, $LOW_WINDOWS windows of ${LOW_WINDOW_S}s; windows interleaved across the backends"
 COLUMNS_LINE="round backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps mix_p99_us"
 echo "$COLUMNS_LINE"
 read -r -a ORDER <<< "${BACKENDS:-forage-io forage-io-takeover netty-epoll netty-nio ktor-cio}"
@@ -243,7 +275,7 @@ if [[ "${WRITE_RESULTS:-0}" == 1 ]]; then
         echo "jdk	$(java -version 2>&1 | head -1 | sed 's/^[a-z]* version //; s/"//g') ($(java -version 2>&1 | sed -n 2p))"
         echo "wrk	$(wrk -v 2>&1 | head -1 | awk '{ print $1, $2 }')"
         echo "machine	$(nproc) processors; $THREADS Forage IO workers and Netty event loops; load average $START_LOAD at the start, $(echo "$END_UPTIME" | sed 's/.*load average: //; s/,.*//') at the end"
-        echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections, $SAT_BURSTS bursts of ${SAT_BURST_S} s per backend interleaved across the backends, after a ${WARM_S} s warm-up and an unmeasured ${SAT_BURST_S} s burst of each; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, ${MOD_S} s; mixed: the moderate rate with every ${MIX_HEAVY_EVERY}th request of $MIX_HEAVY_ROUNDS rounds, ${MIX_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, ${LOW_S} s"
+        echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections, $SAT_BURSTS bursts of ${SAT_BURST_S} s per backend interleaved across the backends, after a ${WARM_S} s warm-up and an unmeasured ${SAT_BURST_S} s burst of each; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, $MOD_WINDOWS windows of ${WINDOW_S} s; mixed: the moderate rate with every ${MIX_HEAVY_EVERY}th request of $MIX_HEAVY_ROUNDS rounds, $MIX_WINDOWS windows of ${WINDOW_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, $LOW_WINDOWS windows of ${LOW_WINDOW_S} s; the windows of each phase interleaved across the backends"
         echo "columns	$COLUMNS_LINE"
         sed 's/ /\t/g' "$OUT/results.txt"
     } > "$RESULTS_FILE"

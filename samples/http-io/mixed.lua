@@ -24,3 +24,5 @@ end
 function delay()
     return pause
 end
+
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "") .. "histogram.lua")

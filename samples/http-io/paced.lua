@@ -6,3 +6,5 @@ local pause = tonumber(os.getenv("WRK_DELAY_MS") or "0")
 function delay()
     return pause
 end
+
+dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "") .. "histogram.lua")
