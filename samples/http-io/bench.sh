@@ -172,8 +172,8 @@ run_round() {
     done
     sleep 1
     # The low rate: every server's threads read before, every second during (cpu_used_us) and after each window.
-    local self_us=() others_us=() used t load
-    for (( i = 0; i < n; i++ )); do self_us[i]=0; others_us[i]=0; done
+    local self_us=() others_us=() windows=() used t load
+    for (( i = 0; i < n; i++ )); do self_us[i]=0; others_us[i]=0; windows[i]=""; done
     for (( k = 0; k < LOW_WINDOWS; k++ )); do
         for (( j = 0; j < n; j++ )); do
             i=$(( (j + k + round - 1) % n ))
@@ -190,7 +190,9 @@ run_round() {
             wait "$load"
             cpu_snapshot "${pids[@]}" >> "$w.cpu-later"
             used=$(cpu_used_us "$w.cpu-first" "$w.cpu-later")
-            self_us[i]=$(( self_us[i] + $(awk -v p="${pids[i]}" '$1 == p { print $2 }' <<< "$used") ))
+            t=$(awk -v p="${pids[i]}" '$1 == p { print $2 }' <<< "$used")
+            self_us[i]=$(( self_us[i] + t ))
+            windows[i]+=" $(( t / $(total "$w") ))"
             others_us[i]=$(( others_us[i] + $(awk -v p="${pids[i]}" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used") ))
         done
     done
@@ -204,7 +206,8 @@ run_round() {
             "$(mean_of rps "$log.mod" "$MOD_WINDOWS")" "$(( self_us[i] / low_n ))" \
             "$(mean_of rps "$log.low" "$LOW_WINDOWS")" "$(pooled_pct 99 "${mix_hists[@]}")" | tee -a "$OUT/results.txt"
         # The idle servers' CPU while this one was measured at the low rate: they must not disturb it.
-        echo "  (the other servers used $(( others_us[i] / 1000 )) ms of CPU during its $(( LOW_WINDOWS * LOW_WINDOW_S )) s at the low rate)"
+        echo "  (the other servers used $(( others_us[i] / 1000 )) ms of CPU during its $(( LOW_WINDOWS * LOW_WINDOW_S )) s at the low rate;" \
+            "its windows' CPU per request, in us:${windows[i]})"
     done
     stop_servers
 }
