@@ -110,15 +110,20 @@ final class IoReactor {
      * The driver: publishes what neighbours read (T2), releases the drive, and wakes the owner if it waits for the
      * drive (the Dekker pair of {@link SelectorParker}'s wait: the owner publishes that it waits, then re-reads
      * {@link #driver}; this releases, then reads where the owner is). A reactor that registered its first channel
-     * tells the takeover, which wakes a neighbour that sleeps without watching (T3).
+     * tells the takeover, which wakes a neighbour that sleeps without watching (T3). Only the takeover reads the
+     * registered channels and the time of the release, so a pool without it does not count the keys or read the
+     * clock on every select.
      */
     void release() {
         anyReady = waits.hasReady();
         pendingChannels = waits.pendingChannels();
-        int registered = closed ? 0 : selector.keys().size();
-        boolean firstChannel = registeredChannels == 0 && registered > 0;
-        registeredChannels = registered;
-        lastDrive = System.nanoTime();
+        boolean firstChannel = false;
+        if (takeover.isOn()) {
+            int registered = closed ? 0 : selector.keys().size();
+            firstChannel = registeredChannels == 0 && registered > 0;
+            registeredChannels = registered;
+            lastDrive = System.nanoTime();
+        }
         driver = 0;
         parker.driveReleased();
         if (firstChannel) {

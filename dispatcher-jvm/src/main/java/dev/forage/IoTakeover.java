@@ -39,6 +39,14 @@ final class IoTakeover {
     }
 
     /**
+     * Whether neighbours take over (a delay is set and there is a neighbour to cover for); only then does anyone
+     * read the registered channels and the release times that T2 publishes.
+     */
+    boolean isOn() {
+        return delayMillis != 0L;
+    }
+
+    /**
      * T4, {@code thief}'s driver: every exposed neighbour that nobody drove for the takeover delay is looked at once,
      * and the waits that ended move to {@code thief}'s ready list.
      */
