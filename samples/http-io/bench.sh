@@ -8,10 +8,10 @@
 # Each backend runs in a JVM of its own (its CPU time is the server's alone), all of a round's at once, each idle
 # while another is loaded. Per round and backend: a warm-up, requests/s at saturation, p50/p99 latency at a fixed
 # moderate rate, p99 with long requests mixed in, and the server's CPU per request at a fixed low rate, each phase
-# measured in short windows interleaved across the backends. Then the medians over the rounds and the ratios to the best Netty
-# transport. Bounded: every wrk run has a duration.
+# measured in short windows interleaved across the backends. Then the medians over the rounds and the ratios to the
+# best Netty transport. Bounded: every wrk run has a duration.
 #
-# Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 50 s per backend and round)
+# Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 60 s per backend and round)
 # Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers and Netty event loops; default: the machine's
 # processors), ROUNDS_HASH (SHA-256 rounds per request, default 20), BACKENDS (space-separated, default
 # "forage-io forage-io-takeover netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write
@@ -193,11 +193,12 @@ run_round() {
             t=$(awk -v p="${pids[i]}" '$1 == p { print $2 }' <<< "$used")
             self_us[i]=$(( self_us[i] + t ))
             windows[i]+=" $(( t / $(total "$w") ))"
-            others_us[i]=$(( others_us[i] + $(awk -v p="${pids[i]}" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used") ))
+            t=$(awk -v p="${pids[i]}" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used")
+            others_us[i]=$(( others_us[i] + t ))
         done
     done
     for (( i = 0; i < n; i++ )); do
-        local log="$OUT/${backends[i]}-$round" low_n sat mod_hists=() mix_hists=()
+        local log="$OUT/${backends[i]}-$round" low_n mod_hists=() mix_hists=()
         for (( k = 0; k < MOD_WINDOWS; k++ )); do mod_hists+=("$log.mod$k.hist"); done
         for (( k = 0; k < MIX_WINDOWS; k++ )); do mix_hists+=("$log.mix$k.hist"); done
         low_n=$(for (( k = 0; k < LOW_WINDOWS; k++ )); do total "$log.low$k"; done | awk '{ s += $1 } END { print s }')
@@ -206,8 +207,8 @@ run_round() {
             "$(mean_of rps "$log.mod" "$MOD_WINDOWS")" "$(( self_us[i] / low_n ))" \
             "$(mean_of rps "$log.low" "$LOW_WINDOWS")" "$(pooled_pct 99 "${mix_hists[@]}")" | tee -a "$OUT/results.txt"
         # The idle servers' CPU while this one was measured at the low rate: they must not disturb it.
-        echo "  (the other servers used $(( others_us[i] / 1000 )) ms of CPU during its $(( LOW_WINDOWS * LOW_WINDOW_S )) s at the low rate;" \
-            "its windows' CPU per request, in us:${windows[i]})"
+        echo "  (the other servers used $(( others_us[i] / 1000 )) ms of CPU during its" \
+            "$(( LOW_WINDOWS * LOW_WINDOW_S )) s at the low rate; its windows' CPU per request, in us:${windows[i]})"
     done
     stop_servers
 }
