@@ -14,7 +14,8 @@
 # Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 60 s per backend and round)
 # Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers and Netty event loops; default: the machine's
 # processors), ROUNDS_HASH (SHA-256 rounds per request, default 20), BACKENDS (space-separated, default
-# "forage-io forage-io-takeover netty-epoll netty-nio ktor-cio"), WRITE_RESULTS=1 (also write
+# "forage-io forage-io-takeover netty-epoll netty-nio ktor-cio"; forage-io-base is forage-io on the dispatcher-jvm
+# jar BASE_JAR, for a change against the build before), WRITE_RESULTS=1 (also write
 # docs/results/http-io.tsv, from which the docs' IO tables are generated, and draw docs/benchmarks-io.png from it:
 # see docs/benchmarks.md, "Where the numbers come from").
 set -euo pipefail
@@ -43,6 +44,7 @@ echo "building samples/http-io"
 mvn -B -ntp -q ${MVN_FLAGS:-} -pl samples/http-io -am package -DskipTests -Djcstress.skip=true -Ddokka.skip=true \
     -Dmaven.javadoc.skip=true
 CP="samples/http-io/target/classes:$(cat samples/http-io/target/classpath.txt)"
+ENGINE_JAR="$(tr ':' '\n' <<< "$CP" | grep '/dispatcher-jvm/target/dispatcher-jvm-[^/]*\.jar$')" # forage-io-base swaps it
 LUA="samples/http-io/paced.lua"
 MIX_LUA="samples/http-io/mixed.lua"
 OUT="samples/http-io/target/bench"
@@ -92,11 +94,14 @@ total() { awk '/requests in/ { print $1 }' "$1"; }
 
 # Starts one backend's server on port $2 in a JVM of its own (its CPU time is the server's alone); prints its pid.
 start_server() {
-    local backend="$1" port="$2" log="$3" serve="$1" flags=()
+    local backend="$1" port="$2" log="$3" serve="$1" flags=() cp="$CP"
     if [[ "$backend" == forage-io-takeover ]]; then # the same server with selector takeover on (docs/io.md section 6)
         serve=forage-io; flags=(-Dforage.io.takeoverMillis=1)
+    elif [[ "$backend" == forage-io-base ]]; then # the same server on another build of the engine (BASE_JAR)
+        [[ -f "${BASE_JAR:-}" ]] || { echo "forage-io-base needs BASE_JAR, a dispatcher-jvm jar" >&2; exit 1; }
+        serve=forage-io; cp="${CP//$ENGINE_JAR/$BASE_JAR}"
     fi
-    java -Xms256m -Xmx256m "${flags[@]}" -cp "$CP" dev.forage.samples.httpio.MainKt "$serve" "$port" "$THREADS" \
+    java -Xms256m -Xmx256m "${flags[@]}" -cp "$cp" dev.forage.samples.httpio.MainKt "$serve" "$port" "$THREADS" \
         > "$log.server" 2>&1 &
     echo $!
 }
@@ -107,6 +112,19 @@ url_of() { echo "http://127.0.0.1:$1/hash?rounds=$HASH_ROUNDS"; }
 # change of the host's placement of the two virtual CPUs during the round (it halves or doubles the cost of
 # moving a cache line between them, and requests/s at saturation follows it) falls on every backend alike; the
 # other phases run in windows interleaved the same way.
+# The windows of a phase at the moderate rate in round $round of run_round: $1 the phase (mod, mix), $2 how many
+# windows, $3 wrk's script, then environment settings for it. Window k starts with backend k + round - 1 (mod n).
+paced_windows() {
+    local phase="$1" count="$2" script="$3" k j i; shift 3
+    for (( k = 0; k < count; k++ )); do
+        for (( j = 0; j < n; j++ )); do
+            i=$(( (j + k + round - 1) % n ))
+            env "$@" WRK_HIST="$OUT/${backends[i]}-$round.$phase$k.hist" WRK_DELAY_MS=$MOD_DELAY_MS \
+                wrk -t1 -c"$MOD_CONNS" -d"${WINDOW_S}s" -s "$script" "$(url_of "${ports[i]}")" \
+                > "$OUT/${backends[i]}-$round.$phase$k"
+        done
+    done
+}
 run_round() {
     local round="$1"; shift
     local backends=("$@") n=$# i j k
@@ -153,23 +171,8 @@ run_round() {
     # backend k + r - 1 (mod n) in round r. Each window opens its own connections; latency is pooled over a
     # backend's windows (histogram.lua), CPU and requests summed over them.
     local w
-    for (( k = 0; k < MOD_WINDOWS; k++ )); do
-        for (( j = 0; j < n; j++ )); do
-            i=$(( (j + k + round - 1) % n ))
-            WRK_HIST="$OUT/${backends[i]}-$round.mod$k.hist" WRK_DELAY_MS=$MOD_DELAY_MS \
-                wrk -t1 -c"$MOD_CONNS" -d"${WINDOW_S}s" -s "$LUA" "$(url_of "${ports[i]}")" \
-                > "$OUT/${backends[i]}-$round.mod$k"
-        done
-    done
-    for (( k = 0; k < MIX_WINDOWS; k++ )); do
-        for (( j = 0; j < n; j++ )); do
-            i=$(( (j + k + round - 1) % n ))
-            WRK_HIST="$OUT/${backends[i]}-$round.mix$k.hist" WRK_DELAY_MS=$MOD_DELAY_MS \
-                WRK_HEAVY_EVERY=$MIX_HEAVY_EVERY WRK_HEAVY_ROUNDS=$MIX_HEAVY_ROUNDS \
-                wrk -t1 -c"$MOD_CONNS" -d"${WINDOW_S}s" -s "$MIX_LUA" "$(url_of "${ports[i]}")" \
-                > "$OUT/${backends[i]}-$round.mix$k"
-        done
-    done
+    paced_windows mod "$MOD_WINDOWS" "$LUA"
+    paced_windows mix "$MIX_WINDOWS" "$MIX_LUA" WRK_HEAVY_EVERY=$MIX_HEAVY_EVERY WRK_HEAVY_ROUNDS=$MIX_HEAVY_ROUNDS
     sleep 1
     # The low rate: every server's threads read before, every second during (cpu_used_us) and after each window.
     local self_us=() others_us=() windows=() used t load

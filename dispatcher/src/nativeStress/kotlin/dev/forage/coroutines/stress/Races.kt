@@ -188,9 +188,9 @@ internal fun wakerDecrement(run: RaceRun): String? {
  * almost every pair of posts. Bad state: a job queued while no worker thread is left.
  *
  * The race's window opens when the idle worker's keep-alive park ends, so each post comes after a random spin of up
- * to one and a half times the time an idle worker takes to retire here, measured every 64th round. A timed park of
- * 20 us lasts about 70 us on Linux and far longer under Wine, where spins of a fixed 80 us posted before nearly every
- * park ended: the broken variant ran 461,141 rounds in 30 s without being caught.
+ * to one and a half times the time an idle worker takes to retire here, measured every 64th round. Under Wine a
+ * timed park of 20 us lasts far longer than on Linux, and with spins of a fixed 0 to 80 us nearly every post came
+ * before the park ended: the broken variant ran 461,141 rounds in 30 s without being caught.
  */
 internal fun retireVsPost(run: RaceRun): String? {
     val pool = run.pool(keepAliveNanos = 20_000L)
