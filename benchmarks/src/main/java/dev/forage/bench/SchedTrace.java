@@ -1,5 +1,6 @@
 package dev.forage.bench;
 
+import dev.forage.bench.scenario.PeriodicWakeup;
 import dev.forage.bench.scenario.WakeupLatency;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -41,7 +42,9 @@ import java.util.regex.Pattern;
  * samples' clocks line up. Each sample records its submitter's clock before {@code execute}, the job's first clock
  * read and the job's thread id (from {@code /proc/thread-self}), and is matched to the first waking of that thread
  * after the submit and that thread's first switch-in after the waking. The loop is the runner's: 10,000 unrecorded
- * wake-ups at a 200 µs gap for the compiler, then samples 0.8 to 1.2 ms apart, the workers asleep at each submit.
+ * wake-ups at a 200 µs gap for the compiler, then samples 0.8 to 1.2 ms apart, the workers asleep at each submit
+ * ({@code --loop outside}, the default); or, with {@code --loop periodic}, the runner's periodic submissions: one job
+ * per 2 ms deadline, the submitter parking until the next deadline instead of waiting for the job.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.forage.bench.SchedTrace --subjects forage-jec,forkjoin --jvms 2
@@ -50,16 +53,18 @@ import java.util.regex.Pattern;
  * Options: {@code --subjects} (runner ids; default forage-jec,forkjoin), {@code --jvms} per subject (default 2),
  * {@code --samples} per JVM (default 6000), {@code --threads} (default 2), {@code --jvm} (a java binary; default
  * this one's), {@code --jvm-args} (more flags for the measuring JVMs, space-separated, after the runner's), {@code
- * --out} (where the perf data and the sample files go; default target/sched-trace). It prints,
- * per subject and over all its JVMs, the median of each step in bands of samples ordered by latency, with how often
- * the worker took the submitter's CPU and how often it was switched in on another CPU than the one it slept on.
+ * --out} (where the perf data and the sample files go; default target/sched-trace), {@code --loop} (outside or
+ * periodic). It prints, per subject and over all its JVMs, the median of each step in bands of samples ordered by
+ * latency, with how often the worker was switched in on the submitter's CPU in the submitter's place, how often the
+ * submitter was still runnable then (the worker preempted it; otherwise it waited until the submitter slept), and
+ * how often the worker was switched in on another CPU than the one it slept on.
  */
 public final class SchedTrace {
     /** The bands the report shows, as fractions of the samples ordered by latency. */
     static final double[][] BANDS = {{0, .5}, {.5, .9}, {.9, .97}, {.97, .99}, {.99, 1}};
     static final String[] EVENTS = {"sched:sched_waking", "sched:sched_switch"};
     private static final List<String> OPTIONS = List.of("subjects", "jvms", "samples", "threads", "jvm", "jvm-args",
-            "out");
+            "out", "loop");
 
     private SchedTrace() {
     }
@@ -81,6 +86,11 @@ public final class SchedTrace {
                 .orElseThrow(() -> new IllegalStateException("--jvm: this JVM's own binary is unknown; name one")));
         List<String> jvmArgs = opts.containsKey("jvm-args")
                 ? Arrays.asList(opts.get("jvm-args").trim().split("\\s+")) : List.of();
+        String loop = opts.getOrDefault("loop", "outside");
+        if (!loop.equals("outside") && !loop.equals("periodic")) {
+            throw new IllegalArgumentException("--loop " + loop + ": the loops are outside (the runner's wake-up from "
+                    + "outside, the default) and periodic (its periodic submissions)");
+        }
         Path out = Paths.get(opts.getOrDefault("out", "target/sched-trace"));
         Files.createDirectories(out);
         checkPerf();
@@ -90,7 +100,7 @@ public final class SchedTrace {
             for (String subject : subjects) {
                 Path data = out.resolve(subject + "-" + round + ".data");
                 Path dump = out.resolve(subject + "-" + round + ".samples");
-                record(java, jvmArgs, subject, threads, samples, data, dump);
+                record(java, jvmArgs, subject, threads, samples, loop, data, dump);
                 List<Event> events = perfScript(data);
                 List<Sample> recorded = readSamples(dump);
                 Match m = correlate(events, recorded);
@@ -114,14 +124,22 @@ public final class SchedTrace {
 
     // The measuring JVM.
 
-    /** {@code --child subject threads samples dumpFile}: the loop of the runner's wake-up from outside. */
+    /**
+     * {@code --child subject threads samples dumpFile [loop]}: the loop of the runner's wake-up from outside, or with
+     * {@code periodic} that of its periodic submissions.
+     */
     private static void child(String[] args) throws Exception {
         Subject subject = Subjects.byId(args[1]);
         int threads = Integer.parseInt(args[2]);
         int samples = Integer.parseInt(args[3]);
         Path dump = Paths.get(args[4]);
+        boolean periodic = args.length > 5 && args[5].equals("periodic");
         long submitter = threadId();
         try (Running running = subject.open(threads)) {
+            if (periodic) {
+                periodic(running.executor(), Budget.FULL.wakeupCompileSamples, samples, dump, submitter);
+                return;
+            }
             Probe probe = new Probe(running.executor(), Thread.currentThread(), samples);
             SplittableRandom random = new SplittableRandom(42);
             // The runner's loop: its full budget's unrecorded wake-ups for the compiler, then its gap.
@@ -141,6 +159,48 @@ public final class SchedTrace {
                     }
                     w.println(probe.t0[i] + " " + probe.start.get(i) + " " + probe.tid.get(i));
                 }
+            }
+        }
+    }
+
+    /**
+     * The runner's periodic submissions ({@code wakeup-periodic}): {@code warm} unrecorded samples at a 200 µs period
+     * for the compiler, then one job per 2 ms deadline, the submitter never waiting for a job. Each job writes its
+     * clock and its thread; an unrecorded one writes to the spare last slot, so that it runs the recorded jobs' code.
+     * Writes the samples to {@code dump} in the outside loop's format.
+     */
+    static void periodic(Executor ex, int warm, int samples, Path dump, long submitter) throws IOException {
+        long[] t0 = new long[samples + 1];
+        AtomicLongArray start = new AtomicLongArray(samples + 1);
+        AtomicLongArray tid = new AtomicLongArray(samples + 1);
+        ThreadLocal<Long> threadIds = ThreadLocal.withInitial(SchedTrace::threadId);
+        long period = WakeupLatency.COMPILE_GAP_NANOS;
+        long next = System.nanoTime() + period;
+        for (int k = 0; k < warm + samples; k++) {
+            if (k == warm) {
+                period = PeriodicWakeup.PERIOD_NANOS;
+                next = System.nanoTime() + period;
+            }
+            long now;
+            while ((now = System.nanoTime()) - next < 0) {
+                LockSupport.parkNanos(next - now);
+            }
+            next += period;
+            final int i = k < warm ? samples : k - warm;
+            final long submitted = System.nanoTime();
+            ex.execute(() -> {
+                start.set(i, System.nanoTime());
+                tid.set(i, threadIds.get());
+            });
+            t0[i] = submitted;
+        }
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump, StandardCharsets.UTF_8))) {
+            w.println("# submitter " + submitter);
+            for (int i = 0; i < samples; i++) {
+                while (tid.get(i) == 0) {
+                    Thread.onSpinWait();
+                }
+                w.println(t0[i] + " " + start.get(i) + " " + tid.get(i));
             }
         }
     }
@@ -219,14 +279,14 @@ public final class SchedTrace {
     }
 
     private static void record(String java, List<String> jvmArgs, String subject, int threads, int samples,
-            Path data, Path dump) throws IOException, InterruptedException {
+            String loop, Path data, Path dump) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of("perf", "record", "-q", "-a", "-k", "mono",
                 "-e", String.join(",", EVENTS), "-o", data.toString(), "--", java));
         cmd.addAll(Compare.CHILD_FLAGS);
         cmd.addAll(Arrays.asList(Subject.sizingFlags(threads)));
         cmd.addAll(jvmArgs);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SchedTrace.class.getName(), "--child",
-                subject, String.valueOf(threads), String.valueOf(samples), dump.toString()));
+                subject, String.valueOf(threads), String.valueOf(samples), dump.toString(), loop));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (p.waitFor() != 0 || !Files.exists(dump)) {
@@ -262,7 +322,8 @@ public final class SchedTrace {
         private static final Pattern LINE = Pattern.compile(
                 "^\\s*(.*?)\\s+(\\d+)\\s+\\[(\\d+)\\]\\s+(\\d+)\\.(\\d{9}):\\s+sched:(sched_waking|sched_switch):\\s+(.*)$");
         private static final Pattern WAKEE = Pattern.compile(" pid=(\\d+) prio=");
-        private static final Pattern SWITCH = Pattern.compile("prev_pid=(\\d+) .* next_pid=(\\d+) ");
+        private static final Pattern SWITCH = Pattern.compile(
+                "prev_pid=(\\d+) .*prev_state=(\\S+) .* next_pid=(\\d+) ");
 
         final long time;
         final int cpu;
@@ -271,13 +332,19 @@ public final class SchedTrace {
         final long target;
         /** The task switched out; -1 for a waking. */
         final long prev;
+        /**
+         * The task switched out was still runnable ({@code prev_state=R}): it was preempted, where {@code S} or
+         * {@code D} means it went to sleep.
+         */
+        final boolean prevRunnable;
 
-        Event(long time, int cpu, boolean waking, long target, long prev) {
+        Event(long time, int cpu, boolean waking, long target, long prev, boolean prevRunnable) {
             this.time = time;
             this.cpu = cpu;
             this.waking = waking;
             this.target = target;
             this.prev = prev;
+            this.prevRunnable = prevRunnable;
         }
 
         /**
@@ -294,11 +361,11 @@ public final class SchedTrace {
             String trace = m.group(7) + " ";
             if (m.group(6).equals("sched_waking")) {
                 Matcher w = WAKEE.matcher(trace);
-                return w.find() ? new Event(time, cpu, true, Long.parseLong(w.group(1)), -1) : null;
+                return w.find() ? new Event(time, cpu, true, Long.parseLong(w.group(1)), -1, false) : null;
             }
             Matcher s = SWITCH.matcher(trace);
-            return s.find() ? new Event(time, cpu, false, Long.parseLong(s.group(2)), Long.parseLong(s.group(1)))
-                    : null;
+            return s.find() ? new Event(time, cpu, false, Long.parseLong(s.group(3)), Long.parseLong(s.group(1)),
+                    s.group(2).startsWith("R")) : null;
         }
     }
 
@@ -323,16 +390,23 @@ public final class SchedTrace {
         final long toWaking;
         final long toOnCpu;
         final long toJob;
-        /** The worker was switched in in place of the submitter: it preempted it on the submitter's CPU. */
+        /** The worker was switched in in place of the submitter, on the submitter's CPU. */
+        final boolean tookSubmitterCpu;
+        /**
+         * ... and the submitter was still runnable then: the worker preempted it (inside its {@code execute} or on
+         * its way back to sleep), instead of waiting until it slept.
+         */
         final boolean preemptedSubmitter;
         /** The worker was switched in on another CPU than the one it last left (false if that is not in the trace). */
         final boolean migrated;
 
-        Row(long latency, long toWaking, long toOnCpu, long toJob, boolean preemptedSubmitter, boolean migrated) {
+        Row(long latency, long toWaking, long toOnCpu, long toJob, boolean tookSubmitterCpu,
+                boolean preemptedSubmitter, boolean migrated) {
             this.latency = latency;
             this.toWaking = toWaking;
             this.toOnCpu = toOnCpu;
             this.toJob = toJob;
+            this.tookSubmitterCpu = tookSubmitterCpu;
             this.preemptedSubmitter = preemptedSubmitter;
             this.migrated = migrated;
         }
@@ -405,7 +479,8 @@ public final class SchedTrace {
                 notWoken++;
             } else if (onCpu != null) {
                 rows.add(new Row(s.start - s.submit, waking.time - s.submit, onCpu.time - waking.time,
-                        s.start - onCpu.time, onCpu.prev == s.submitter, lastCpu >= 0 && lastCpu != onCpu.cpu));
+                        s.start - onCpu.time, onCpu.prev == s.submitter,
+                        onCpu.prev == s.submitter && onCpu.prevRunnable, lastCpu >= 0 && lastCpu != onCpu.cpu));
             }
         }
         return new Match(rows, notWoken);
@@ -430,20 +505,22 @@ public final class SchedTrace {
         List<Row> sorted = new ArrayList<>(rows);
         sorted.sort(Comparator.comparingLong(r -> r.latency));
         out.println("| samples by latency | n | latency | execute to waking | waking to on-CPU | on-CPU to job "
-                + "| preempted the submitter | switched in on another CPU |");
-        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+                + "| took the submitter's CPU | preempted the submitter | switched in on another CPU |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         int n = sorted.size();
         for (double[] band : BANDS) {
             List<Row> b = sorted.subList((int) (n * band[0]), (int) (n * band[1]));
             if (b.isEmpty()) {
                 continue;
             }
+            long took = b.stream().filter(r -> r.tookSubmitterCpu).count();
             long preempted = b.stream().filter(r -> r.preemptedSubmitter).count();
             long migrated = b.stream().filter(r -> r.migrated).count();
-            out.printf(Locale.ROOT, "| %d-%d %% | %d | %.1f | %.1f | %.1f | %.1f | %.0f %% | %.0f %% |%n",
+            out.printf(Locale.ROOT, "| %d-%d %% | %d | %.1f | %.1f | %.1f | %.1f | %.0f %% | %.0f %% | %.0f %% |%n",
                     Math.round(band[0] * 100), Math.round(band[1] * 100), b.size(),
                     median(b, r -> r.latency), median(b, r -> r.toWaking), median(b, r -> r.toOnCpu),
-                    median(b, r -> r.toJob), 100.0 * preempted / b.size(), 100.0 * migrated / b.size());
+                    median(b, r -> r.toJob), 100.0 * took / b.size(), 100.0 * preempted / b.size(),
+                    100.0 * migrated / b.size());
         }
         out.println("Medians in µs within each band; the steps' medians need not add up to the latency's.");
     }

@@ -5,13 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.forage.bench.scenario.PeriodicWakeup;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The trace tool's analysis, on lines in the format of {@code perf script --ns -F comm,tid,cpu,time,event,trace}. */
 class SchedTraceTest {
@@ -33,6 +40,10 @@ class SchedTraceTest {
                 + "next_pid=812 next_prio=120");
         assertFalse(s.waking);
         assertEquals(0, s.prev);
+        assertTrue(s.prevRunnable, "prev_state=R: the task switched out was preempted");
+        assertFalse(SchedTrace.Event.parse(switchIn(1_000, SUBMITTER, WORKER, "S")).prevRunnable);
+        assertFalse(SchedTrace.Event.parse(switchIn(1_000, SUBMITTER, WORKER, "D")).prevRunnable);
+        assertTrue(SchedTrace.Event.parse(switchIn(1_000, SUBMITTER, WORKER, "R+")).prevRunnable);
         assertEquals(812, s.target);
 
         assertNull(SchedTrace.Event.parse("            perf 23042 [000] 11733.834046: sched:sched_waking: comm=x "
@@ -53,17 +64,18 @@ class SchedTraceTest {
         lines.add(switchIn(1_003, 0, OTHER_WORKER));
         lines.add(waking(1_004, WORKER));
         lines.add(switchIn(1_010, 0, WORKER));
-        // Sample 2, at 2000: ours preempts the submitter.
+        // Sample 2, at 2000: ours preempts the submitter, still runnable.
         lines.add(switchOut(1_500, WORKER, 0)); // after sample 1's job, asleep again on CPU 0
         lines.add(waking(2_001, WORKER));
-        lines.add(switchIn(2_003, SUBMITTER, WORKER));
+        lines.add(switchIn(2_003, SUBMITTER, WORKER, "R"));
         // Sample 3, at 3000: no waking of its thread (it was awake).
         lines.add(switchIn(3_001, 0, OTHER_WORKER));
         // A waking of our thread before sample 4's submit does not count for it.
         lines.add(waking(3_990, WORKER));
         lines.add(switchIn(3_995, 0, WORKER));
+        // Sample 4: ours takes the submitter's CPU when the submitter goes to sleep.
         lines.add(waking(4_002, WORKER));
-        lines.add(switchIn(4_020, 0, WORKER));
+        lines.add(switchIn(4_020, SUBMITTER, WORKER, "S"));
         lines.add(waking(9_000, SUBMITTER));
         List<SchedTrace.Event> events = lines.stream().map(SchedTrace.Event::parse).collect(Collectors.toList());
 
@@ -78,9 +90,9 @@ class SchedTraceTest {
 
         assertEquals(1, m.notWoken);
         assertEquals(3, m.rows.size());
-        assertRow(m.rows.get(0), 11, 4, 6, 1, false, true);
-        assertRow(m.rows.get(1), 5, 1, 2, 2, true, false);
-        assertRow(m.rows.get(2), 30, 2, 18, 10, false, false);
+        assertRow(m.rows.get(0), 11, 4, 6, 1, false, false, true);
+        assertRow(m.rows.get(1), 5, 1, 2, 2, true, true, false);
+        assertRow(m.rows.get(2), 30, 2, 18, 10, true, false, false);
     }
 
     @Test
@@ -89,23 +101,55 @@ class SchedTraceTest {
         for (int i = 0; i < 100; i++) {
             // Latency i µs; the slowest 3 % spend their extra time on the worker's side.
             long toJob = i >= 97 ? 50_000 : 1_000;
-            rows.add(new SchedTrace.Row(i * 1_000L, 2_000, 3_000, toJob, i % 2 == 0, i >= 90));
+            rows.add(new SchedTrace.Row(i * 1_000L, 2_000, 3_000, toJob, i < 99, i % 2 == 0, i >= 90));
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         SchedTrace.report(rows, new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
-        assertEquals("| 0-50 % | 50 | 25.0 | 2.0 | 3.0 | 1.0 | 50 % | 0 % |", lines[2]);
-        assertEquals("| 50-90 % | 40 | 70.0 | 2.0 | 3.0 | 1.0 | 50 % | 0 % |", lines[3]);
-        assertEquals("| 97-99 % | 2 | 98.0 | 2.0 | 3.0 | 50.0 | 50 % | 100 % |", lines[5]);
-        assertEquals("| 99-100 % | 1 | 99.0 | 2.0 | 3.0 | 50.0 | 0 % | 100 % |", lines[6]);
+        assertEquals("| 0-50 % | 50 | 25.0 | 2.0 | 3.0 | 1.0 | 100 % | 50 % | 0 % |", lines[2]);
+        assertEquals("| 50-90 % | 40 | 70.0 | 2.0 | 3.0 | 1.0 | 100 % | 50 % | 0 % |", lines[3]);
+        assertEquals("| 97-99 % | 2 | 98.0 | 2.0 | 3.0 | 50.0 | 100 % | 50 % | 100 % |", lines[5]);
+        assertEquals("| 99-100 % | 1 | 99.0 | 2.0 | 3.0 | 50.0 | 0 % | 0 % | 100 % |", lines[6]);
+    }
+
+    @Test
+    void thePeriodicLoopWritesOneSamplePerDeadlineWithTheJobsOwnThread(@TempDir Path dir) throws Exception {
+        Path dump = dir.resolve("periodic.samples");
+        long submitter = SchedTrace.threadId();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Set<Long> poolThreads = ConcurrentHashMap.newKeySet();
+        try {
+            for (int i = 0; i < 2; i++) {
+                pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
+            }
+            SchedTrace.periodic(pool, 20, 30, dump, submitter);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<SchedTrace.Sample> samples = SchedTrace.readSamples(dump);
+        assertEquals(30, samples.size());
+        for (int i = 0; i < samples.size(); i++) {
+            SchedTrace.Sample s = samples.get(i);
+            assertEquals(submitter, s.submitter);
+            assertTrue(s.start >= s.submit, "a job starts after its submit");
+            assertTrue(s.thread != submitter, "the job ran on the pool, not on the submitter");
+            if (i > 0) {
+                long gap = s.submit - samples.get(i - 1).submit;
+                assertTrue(gap >= PeriodicWakeup.PERIOD_NANOS / 2, "submits follow 2 ms deadlines, not back to back: "
+                        + gap + " ns");
+            }
+        }
+        assertTrue(poolThreads.containsAll(samples.stream().map(s -> s.thread).collect(Collectors.toSet())),
+                "every sample names a thread of the pool");
     }
 
     private static void assertRow(SchedTrace.Row r, long latency, long toWaking, long toOnCpu, long toJob,
-            boolean preempted, boolean migrated) {
+            boolean tookCpu, boolean preempted, boolean migrated) {
         assertEquals(latency, r.latency, "latency");
         assertEquals(toWaking, r.toWaking, "execute to waking");
         assertEquals(toOnCpu, r.toOnCpu, "waking to on-CPU");
         assertEquals(toJob, r.toJob, "on-CPU to job");
+        assertEquals(tookCpu, r.tookSubmitterCpu, "took the submitter's CPU");
         assertEquals(preempted, r.preemptedSubmitter, "preempted the submitter");
         assertEquals(migrated, r.migrated, "switched in on another CPU");
     }
@@ -116,9 +160,13 @@ class SchedTraceTest {
     }
 
     private static String switchIn(long nanos, long prev, long next) {
+        return switchIn(nanos, prev, next, "S");
+    }
+
+    private static String switchIn(long nanos, long prev, long next, String prevState) {
         return String.format("            java %d [000] %s: sched:sched_switch: prev_comm=java prev_pid=%d "
-                + "prev_prio=120 prev_state=S ==> next_comm=forage-worker next_pid=%d next_prio=120", prev, time(nanos),
-                prev, next);
+                + "prev_prio=120 prev_state=%s ==> next_comm=forage-worker next_pid=%d next_prio=120", prev,
+                time(nanos), prev, prevState, next);
     }
 
     private static String switchOut(long nanos, long prev, int cpu) {

@@ -21,7 +21,7 @@ import org.HdrHistogram.Histogram;
  * near 2 ms.
  */
 public final class PeriodicWakeup implements Scenario {
-    static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    public static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** Samples later than this count as "late": more than half a period. */
     static final long LATE_NANOS = PERIOD_NANOS / 2;
 
