@@ -44,7 +44,9 @@ import java.util.regex.Pattern;
  * after the submit and that thread's first switch-in after the waking. The loop is the runner's: 10,000 unrecorded
  * wake-ups at a 200 µs gap for the compiler, then samples 0.8 to 1.2 ms apart, the workers asleep at each submit
  * ({@code --loop outside}, the default); or, with {@code --loop periodic}, the runner's periodic submissions: one job
- * per 2 ms deadline, the submitter parking until the next deadline instead of waiting for the job.
+ * per 2 ms deadline, the submitter parking until the next deadline instead of waiting for the job; or, with
+ * {@code --loop inside}, the runner's wake-up from inside: a trigger job on a worker submits the sample's job and
+ * spins until another worker starts it, the trigger's worker being that sample's submitter.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.forage.bench.SchedTrace --subjects forage-jec,forkjoin --jvms 2
@@ -53,11 +55,11 @@ import java.util.regex.Pattern;
  * Options: {@code --subjects} (runner ids; default forage-jec,forkjoin), {@code --jvms} per subject (default 2),
  * {@code --samples} per JVM (default 6000), {@code --threads} (default 2), {@code --jvm} (a java binary; default
  * this one's), {@code --jvm-args} (more flags for the measuring JVMs, space-separated, after the runner's), {@code
- * --out} (where the perf data and the sample files go; default target/sched-trace), {@code --loop} (outside or
- * periodic). It prints, per subject and over all its JVMs, the median of each step in bands of samples ordered by
- * latency, with how often the worker was switched in on the submitter's CPU in the submitter's place, how often the
- * submitter was still runnable then (the worker preempted it; otherwise it waited until the submitter slept), and
- * how often the worker was switched in on another CPU than the one it slept on.
+ * --out} (where the perf data and the sample files go; default target/sched-trace), {@code --loop} (outside,
+ * inside or periodic). It prints, per subject and over all its JVMs, the median of each step in bands of samples
+ * ordered by latency, with how often the worker was switched in on the submitter's CPU in the submitter's place,
+ * how often the submitter was still runnable then (the worker preempted it; otherwise it waited until the submitter
+ * slept), and how often the worker was switched in on another CPU than the one it slept on.
  */
 public final class SchedTrace {
     /** The bands the report shows, as fractions of the samples ordered by latency. */
@@ -87,9 +89,10 @@ public final class SchedTrace {
         List<String> jvmArgs = opts.containsKey("jvm-args")
                 ? Arrays.asList(opts.get("jvm-args").trim().split("\\s+")) : List.of();
         String loop = opts.getOrDefault("loop", "outside");
-        if (!loop.equals("outside") && !loop.equals("periodic")) {
+        if (!loop.equals("outside") && !loop.equals("periodic") && !loop.equals("inside")) {
             throw new IllegalArgumentException("--loop " + loop + ": the loops are outside (the runner's wake-up from "
-                    + "outside, the default) and periodic (its periodic submissions)");
+                    + "outside, the default), inside (its wake-up from inside) and periodic (its periodic "
+                    + "submissions)");
         }
         Path out = Paths.get(opts.getOrDefault("out", "target/sched-trace"));
         Files.createDirectories(out);
@@ -126,7 +129,7 @@ public final class SchedTrace {
 
     /**
      * {@code --child subject threads samples dumpFile [loop]}: the loop of the runner's wake-up from outside, or with
-     * {@code periodic} that of its periodic submissions.
+     * {@code periodic} that of its periodic submissions, or with {@code inside} that of its wake-up from inside.
      */
     private static void child(String[] args) throws Exception {
         Subject subject = Subjects.byId(args[1]);
@@ -138,6 +141,10 @@ public final class SchedTrace {
         try (Running running = subject.open(threads)) {
             if (periodic) {
                 periodic(running.executor(), Budget.FULL.wakeupCompileSamples, samples, dump, submitter);
+                return;
+            }
+            if (args.length > 5 && args[5].equals("inside")) {
+                inside(running.executor(), Budget.FULL.wakeupCompileSamples, samples, dump);
                 return;
             }
             Probe probe = new Probe(running.executor(), Thread.currentThread(), samples);
@@ -202,6 +209,99 @@ public final class SchedTrace {
                 }
                 w.println(t0[i] + " " + start.get(i) + " " + tid.get(i));
             }
+        }
+    }
+
+    /**
+     * The runner's wake-up from inside ({@code wakeup-inside}): this thread submits a trigger, which a worker runs;
+     * the trigger works (spins) for a random time below the runner's bound, reads the clock, submits the sampled
+     * job and spins until another worker has started it. {@code warm} unrecorded samples at the compiling gap, then
+     * {@code samples} at the measured one. Each sample's submitter is the trigger's worker, written as a fourth
+     * column; a sample whose job ran on the trigger's own worker (none took it within the runner's spin limit) is
+     * matched as "not woken".
+     */
+    static void inside(Executor ex, int warm, int samples, Path dump) throws IOException {
+        InsideProbe probe = new InsideProbe(ex, Thread.currentThread(), samples);
+        SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < warm; i++) {
+            WakeupLatency.idle(random, WakeupLatency.COMPILE_GAP_NANOS);
+            probe.once(samples, random.nextLong(WakeupLatency.INSIDE_MAX_WORK_NANOS));
+        }
+        for (int i = 0; i < samples; i++) {
+            WakeupLatency.idle(random, WakeupLatency.GAP_NANOS);
+            probe.once(i, random.nextLong(WakeupLatency.INSIDE_MAX_WORK_NANOS));
+        }
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump, StandardCharsets.UTF_8))) {
+            w.println("# submitter per sample");
+            for (int i = 0; i < samples; i++) {
+                w.println(probe.t0.get(i) + " " + probe.start.get(i) + " " + probe.tid.get(i) + " "
+                        + probe.triggerTid.get(i));
+            }
+        }
+    }
+
+    /** The trigger (this) and the sampled job ({@link #target}) of the inside loop; one sample at a time. */
+    private static final class InsideProbe implements Runnable {
+        private static final ThreadLocal<Long> TID = ThreadLocal.withInitial(SchedTrace::threadId);
+        private final Executor executor;
+        private final Thread waiter;
+        private final Runnable target = this::started;
+        final AtomicLongArray t0;
+        final AtomicLongArray start;
+        final AtomicLongArray tid;
+        final AtomicLongArray triggerTid;
+        private volatile int index;
+        private volatile long workNanos;
+        private volatile boolean done;
+
+        InsideProbe(Executor executor, Thread waiter, int samples) {
+            this.executor = executor;
+            this.waiter = waiter;
+            this.t0 = new AtomicLongArray(samples + 1);
+            this.start = new AtomicLongArray(samples + 1);
+            this.tid = new AtomicLongArray(samples + 1);
+            this.triggerTid = new AtomicLongArray(samples + 1);
+        }
+
+        /** Sample {@code i} (the spare last slot when unrecorded): submits the trigger and parks until it is done. */
+        void once(int i, long work) {
+            index = i;
+            workNanos = work;
+            done = false;
+            executor.execute(this);
+            while (!done) {
+                LockSupport.park(this);
+            }
+        }
+
+        /** The trigger, on a worker. */
+        @Override
+        public void run() {
+            int i = index;
+            triggerTid.set(i, TID.get());
+            long workStart = System.nanoTime();
+            long work = workNanos;
+            while (System.nanoTime() - workStart < work) {
+                Thread.onSpinWait();
+            }
+            long s = System.nanoTime();
+            t0.set(i, s);
+            executor.execute(target);
+            while (!done) {
+                if (System.nanoTime() - s > WakeupLatency.INSIDE_SPIN_LIMIT_NANOS) {
+                    return; // this worker runs the target itself once we return
+                }
+                Thread.onSpinWait();
+            }
+        }
+
+        private void started() {
+            long s = System.nanoTime();
+            int i = index;
+            start.set(i, s);
+            tid.set(i, TID.get());
+            done = true;
+            LockSupport.unpark(waiter);
         }
     }
 
@@ -427,12 +527,16 @@ public final class SchedTrace {
         List<Sample> samples = new ArrayList<>();
         long submitter = -1;
         for (String line : Files.readAllLines(dump, StandardCharsets.UTF_8)) {
+            if (line.startsWith("# submitter per sample")) {
+                continue; // each line names its own, in a fourth column
+            }
             if (line.startsWith("# submitter ")) {
                 submitter = Long.parseLong(line.substring("# submitter ".length()).trim());
                 continue;
             }
             String[] f = line.trim().split(" ");
-            samples.add(new Sample(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), submitter));
+            samples.add(new Sample(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
+                    f.length > 3 ? Long.parseLong(f[3]) : submitter));
         }
         return samples;
     }

@@ -143,6 +143,29 @@ class SchedTraceTest {
                 "every sample names a thread of the pool");
     }
 
+    @Test
+    void theInsideLoopNamesEachSamplesTriggerWorkerAsItsSubmitter(@TempDir Path dir) throws Exception {
+        Path dump = dir.resolve("inside.samples");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Set<Long> poolThreads = ConcurrentHashMap.newKeySet();
+        try {
+            for (int i = 0; i < 2; i++) {
+                pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
+            }
+            SchedTrace.inside(pool, 10, 20, dump);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<SchedTrace.Sample> samples = SchedTrace.readSamples(dump);
+        assertEquals(20, samples.size());
+        for (SchedTrace.Sample s : samples) {
+            assertTrue(poolThreads.contains(s.submitter), "the submitter is the trigger's worker: " + s.submitter);
+            assertTrue(poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
+            assertTrue(s.thread != s.submitter, "the job was taken by the other worker, the trigger spinning");
+            assertTrue(s.start >= s.submit, "a job starts after its submit");
+        }
+    }
+
     private static void assertRow(SchedTrace.Row r, long latency, long toWaking, long toOnCpu, long toJob,
             boolean tookCpu, boolean preempted, boolean migrated) {
         assertEquals(latency, r.latency, "latency");

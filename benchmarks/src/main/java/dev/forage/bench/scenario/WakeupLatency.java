@@ -38,7 +38,7 @@ public final class WakeupLatency implements Scenario {
      * (docs/benchmarks.md, "`wakeup-inside` averages over the phase of the wake-up"). A uniform delay
      * averages over the phase.
      */
-    static final long INSIDE_MAX_WORK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    public static final long INSIDE_MAX_WORK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     /** A wake-up this long or longer counts in the run details' millisecond tail. */
     static final long LONG_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The {@link Results} info key of that count: "n of m" samples of the timed windows. */
@@ -58,7 +58,7 @@ public final class WakeupLatency implements Scenario {
      */
     public static final String STARTED_BEFORE_RETURN_KEY = "jobStartedBeforeExecuteReturned";
     /** The inside submitter spins at most this long waiting for another worker to take the job. */
-    static final long INSIDE_SPIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    public static final long INSIDE_SPIN_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final boolean inside;
 
