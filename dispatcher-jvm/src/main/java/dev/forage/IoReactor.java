@@ -222,15 +222,27 @@ final class IoReactor {
         long millis = nanos == Parker.FOREVER ? NO_LIMIT_MILLIS : Math.max((nanos + MILLI - 1) / MILLI, 1L);
         // Bounded also while a key holds interest with no wait pending: a wait handed over for it woke nobody (H2),
         // and it must still fail if its channel is closed meanwhile (docs/io.md section 3.1).
-        if (waits.pendingChannels() > 0 || waits.interestedChannels() > 0) {
-            millis = Math.min(millis, closedCheckMillis);
-        }
+        millis = boundWhileWaiting(millis, waits.pendingChannels() + waits.interestedChannels(), closedCheckMillis);
         millis = takeover.watchBound(this, millis); // T3: shorter while a neighbour's channels are unwatched
         try {
             selected.select(millis);
         } catch (IOException e) {
             throw selectFailed("select", e);
         }
+    }
+
+    /**
+     * {@code millis}, cut to {@code bound} if {@code waiting > 0}; all three at least 0, {@code millis} at most
+     * {@link #NO_LIMIT_MILLIS}. Computed without a branch: a busy worker always has channels waiting and a quiet one
+     * often has none, so a test here went one way for as long as the load held, C2 compiled the other way as a trap,
+     * and the first select after the load dropped threw away the compiled select path (an {@code unstable_if} in the
+     * compilation log) and ran it in profiling code for the rest of a quiet spell.
+     */
+    static long boundWhileWaiting(long millis, int waiting, long bound) {
+        long over = millis - bound;
+        long cut = over & ~(over >> 63); // max(over, 0): how much the bound shortens the select
+        long some = -(long) waiting >> 63; // all ones if waiting > 0, else 0
+        return millis - (cut & some);
     }
 
     /** P4, the owner: the select that may have watched a neighbour ended. */

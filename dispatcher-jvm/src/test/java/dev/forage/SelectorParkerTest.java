@@ -64,6 +64,19 @@ class SelectorParkerTest {
     }
 
     @Test
+    void aSelectIsBoundedByTheClosedChannelCheckOnlyWhileChannelsWait() {
+        long bound = 100;
+        assertEquals(IoReactor.NO_LIMIT_MILLIS, IoReactor.boundWhileWaiting(IoReactor.NO_LIMIT_MILLIS, 0, bound));
+        assertEquals(bound, IoReactor.boundWhileWaiting(IoReactor.NO_LIMIT_MILLIS, 1, bound));
+        assertEquals(bound, IoReactor.boundWhileWaiting(IoReactor.NO_LIMIT_MILLIS, Integer.MAX_VALUE, bound));
+        assertEquals(7, IoReactor.boundWhileWaiting(7, 3, bound), "a nearer deadline stays");
+        assertEquals(7, IoReactor.boundWhileWaiting(7, 0, bound));
+        assertEquals(bound, IoReactor.boundWhileWaiting(bound, 2, bound));
+        assertEquals(bound, IoReactor.boundWhileWaiting(bound + 1, 2, bound));
+        assertEquals(bound + 1, IoReactor.boundWhileWaiting(bound + 1, 0, bound));
+    }
+
+    @Test
     void anUnparkBeforeTheParkIsAPermitThatEndsASelectAtOnce() throws Exception {
         // Without the permit this select would block forever and the watchdog would fail the test.
         try (ForagePool pool = ioPool("permit", 1)) {
