@@ -106,14 +106,9 @@ start_server() {
     echo $!
 }
 url_of() { echo "http://127.0.0.1:$1/hash?rounds=$HASH_ROUNDS"; }
-
-# One round: every backend's server runs from the start to the end of the round, each on a port of its own, idle
-# while another is loaded. Saturation is measured in short bursts interleaved across the backends, so that a
-# change of the host's placement of the two virtual CPUs during the round (it halves or doubles the cost of
-# moving a cache line between them, and requests/s at saturation follows it) falls on every backend alike; the
-# other phases run in windows interleaved the same way.
-# The windows of a phase at the moderate rate in round $round of run_round: $1 the phase (mod, mix), $2 how many
-# windows, $3 wrk's script, then environment settings for it. Window k starts with backend k + round - 1 (mod n).
+# The windows of a phase at the moderate rate, called by run_round, whose round, n, backends and ports it reads:
+# $1 the phase (mod, mix), $2 how many windows, $3 wrk's script, then environment settings for it. Window k starts
+# with backend k + round - 1 (mod n).
 paced_windows() {
     local phase="$1" count="$2" script="$3" k j i; shift 3
     for (( k = 0; k < count; k++ )); do
@@ -125,6 +120,12 @@ paced_windows() {
         done
     done
 }
+
+# One round: every backend's server runs from the start to the end of the round, each on a port of its own, idle
+# while another is loaded. Saturation is measured in short bursts interleaved across the backends, so that a
+# change of the host's placement of the two virtual CPUs during the round (it halves or doubles the cost of
+# moving a cache line between them, and requests/s at saturation follows it) falls on every backend alike; the
+# other phases run in windows interleaved the same way.
 run_round() {
     local round="$1"; shift
     local backends=("$@") n=$# i j k

@@ -128,59 +128,167 @@ public final class SchedTrace {
     // The measuring JVM.
 
     /**
-     * {@code --child subject threads samples dumpFile [loop]}: the loop of the runner's wake-up from outside, or with
-     * {@code periodic} that of its periodic submissions, or with {@code inside} that of its wake-up from inside.
+     * {@code --child subject threads samples dumpFile loop}: the loop of the runner's wake-up from outside, from
+     * inside, or its periodic submissions; writes the recorded samples to {@code dumpFile}.
      */
     private static void child(String[] args) throws Exception {
         Subject subject = Subjects.byId(args[1]);
         int threads = Integer.parseInt(args[2]);
         int samples = Integer.parseInt(args[3]);
         Path dump = Paths.get(args[4]);
-        boolean periodic = args.length > 5 && args[5].equals("periodic");
-        long submitter = threadId();
+        String loop = args[5];
+        int warm = Budget.FULL.wakeupCompileSamples;
         try (Running running = subject.open(threads)) {
-            if (periodic) {
-                periodic(running.executor(), Budget.FULL.wakeupCompileSamples, samples, dump, submitter);
-                return;
-            }
-            if (args.length > 5 && args[5].equals("inside")) {
-                inside(running.executor(), Budget.FULL.wakeupCompileSamples, samples, dump);
-                return;
-            }
-            Probe probe = new Probe(running.executor(), Thread.currentThread(), samples);
-            SplittableRandom random = new SplittableRandom(42);
-            // The runner's loop: its full budget's unrecorded wake-ups for the compiler, then its gap.
-            for (int i = 0; i < Budget.FULL.wakeupCompileSamples; i++) {
-                WakeupLatency.idle(random, WakeupLatency.COMPILE_GAP_NANOS);
-                probe.once(samples); // the spare slot: the same code as a recorded sample
-            }
-            for (int i = 0; i < samples; i++) {
-                WakeupLatency.idle(random, WakeupLatency.GAP_NANOS);
-                probe.once(i);
-            }
+            Recording recorded = loop.equals("periodic")
+                    ? periodic(running.executor(), warm, samples)
+                    : submitAndWait(running.executor(), loop.equals("inside"), warm, samples);
+            recorded.write(dump);
+        }
+    }
+
+    /** The calling thread's kernel id, looked up once per thread. */
+    private static final ThreadLocal<Long> THREAD_ID = ThreadLocal.withInitial(SchedTrace::threadId);
+
+    /**
+     * The samples of one measuring JVM: per sample the submitter's clock before {@code execute}, the job's first
+     * clock read, the job's thread and the submitter's thread. Slot {@code samples} is the spare one that every
+     * unrecorded sample writes, so that it runs the same branches as a recorded one: a branch first taken when the
+     * recorded samples begin would make C2 throw away the compiled code that inlined the job (the pool's worker loop
+     * with it) and run it at a lower tier for thousands of samples.
+     */
+    static final class Recording {
+        final int samples;
+        final AtomicLongArray submit;
+        final AtomicLongArray start;
+        final AtomicLongArray thread;
+        final AtomicLongArray submitter;
+
+        Recording(int samples) {
+            this.samples = samples;
+            this.submit = new AtomicLongArray(samples + 1);
+            this.start = new AtomicLongArray(samples + 1);
+            this.thread = new AtomicLongArray(samples + 1);
+            this.submitter = new AtomicLongArray(samples + 1);
+        }
+
+        /** The job of sample {@code i}, first thing: its clock, then its thread. */
+        void started(int i, long now) {
+            start.set(i, now);
+            thread.set(i, THREAD_ID.get());
+        }
+
+        /** One line per recorded sample, "submit start thread submitter", once every job has written its thread. */
+        void write(Path dump) throws IOException {
             try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump, StandardCharsets.UTF_8))) {
-                w.println("# submitter " + submitter);
                 for (int i = 0; i < samples; i++) {
-                    while (probe.tid.get(i) == 0) {
-                        Thread.onSpinWait(); // each job writes its thread after it woke us
+                    while (thread.get(i) == 0) {
+                        Thread.onSpinWait(); // a job writes its thread after it woke the submitter
                     }
-                    w.println(probe.t0[i] + " " + probe.start.get(i) + " " + probe.tid.get(i));
+                    w.println(submit.get(i) + " " + start.get(i) + " " + thread.get(i) + " " + submitter.get(i));
                 }
             }
         }
     }
 
     /**
-     * The runner's periodic submissions ({@code wakeup-periodic}): {@code warm} unrecorded samples at a 200 µs period
-     * for the compiler, then one job per 2 ms deadline, the submitter never waiting for a job. Each job writes its
-     * clock and its thread; an unrecorded one writes to the spare last slot, so that it runs the recorded jobs' code.
-     * Writes the samples to {@code dump} in the outside loop's format.
+     * The runner's wake-up from outside or from inside ({@code wakeup-outside}, {@code wakeup-inside}): {@code warm}
+     * unrecorded samples at its compiling gap, then {@code samples} at its measured gap, each waited for. From
+     * outside this thread submits the job; from inside it submits a trigger, which on a worker spins for a random
+     * time below the runner's bound, submits the job and spins until another worker started it, and the trigger's
+     * worker is the sample's submitter (a sample whose job ran on that worker, none having taken it within the
+     * runner's spin limit, is matched as "not woken").
      */
-    static void periodic(Executor ex, int warm, int samples, Path dump, long submitter) throws IOException {
-        long[] t0 = new long[samples + 1];
-        AtomicLongArray start = new AtomicLongArray(samples + 1);
-        AtomicLongArray tid = new AtomicLongArray(samples + 1);
-        ThreadLocal<Long> threadIds = ThreadLocal.withInitial(SchedTrace::threadId);
+    static Recording submitAndWait(Executor ex, boolean inside, int warm, int samples) {
+        Probe probe = new Probe(ex, inside, Thread.currentThread(), new Recording(samples));
+        SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < warm + samples; i++) {
+            WakeupLatency.idle(random, i < warm ? WakeupLatency.COMPILE_GAP_NANOS : WakeupLatency.GAP_NANOS);
+            long work = inside ? random.nextLong(WakeupLatency.INSIDE_MAX_WORK_NANOS) : 0L;
+            probe.once(i < warm ? samples : i - warm, work);
+        }
+        return probe.recording;
+    }
+
+    /** The trigger (this, from inside) and the job ({@link #job}) of one waited-for sample at a time. */
+    private static final class Probe implements Runnable {
+        private final Executor executor;
+        private final boolean inside;
+        private final Thread waiter;
+        private final long waiterThread = THREAD_ID.get();
+        private final Runnable job = this::started;
+        final Recording recording;
+        private volatile int index;
+        private volatile long workNanos;
+        private volatile boolean done;
+
+        Probe(Executor executor, boolean inside, Thread waiter, Recording recording) {
+            this.executor = executor;
+            this.inside = inside;
+            this.waiter = waiter;
+            this.recording = recording;
+        }
+
+        /** Sample {@code i}: submits, and parks until the job started. */
+        void once(int i, long work) {
+            index = i;
+            workNanos = work;
+            done = false;
+            if (inside) {
+                executor.execute(this);
+                park();
+            } else {
+                long before = System.nanoTime();
+                executor.execute(job);
+                park();
+                recording.submit.set(i, before);
+                recording.submitter.set(i, waiterThread);
+            }
+        }
+
+        private void park() {
+            while (!done) {
+                LockSupport.park(this);
+            }
+        }
+
+        /** The inside trigger, on a worker. */
+        @Override
+        public void run() {
+            int i = index;
+            recording.submitter.set(i, THREAD_ID.get());
+            long workStart = System.nanoTime();
+            long work = workNanos;
+            while (System.nanoTime() - workStart < work) {
+                Thread.onSpinWait();
+            }
+            long before = System.nanoTime();
+            recording.submit.set(i, before);
+            executor.execute(job);
+            while (!done) {
+                if (System.nanoTime() - before > WakeupLatency.INSIDE_SPIN_LIMIT_NANOS) {
+                    return; // this worker runs the job itself once we return
+                }
+                Thread.onSpinWait();
+            }
+        }
+
+        private void started() {
+            long now = System.nanoTime();
+            int i = index;
+            recording.start.set(i, now);
+            done = true;
+            LockSupport.unpark(waiter);
+            recording.thread.set(i, THREAD_ID.get());
+        }
+    }
+
+    /**
+     * The runner's periodic submissions ({@code wakeup-periodic}): {@code warm} unrecorded samples at its compiling
+     * gap as the period, then one job per 2 ms deadline, this thread never waiting for a job.
+     */
+    static Recording periodic(Executor ex, int warm, int samples) {
+        Recording recording = new Recording(samples);
+        long self = THREAD_ID.get();
         long period = WakeupLatency.COMPILE_GAP_NANOS;
         long next = System.nanoTime() + period;
         for (int k = 0; k < warm + samples; k++) {
@@ -194,115 +302,12 @@ public final class SchedTrace {
             }
             next += period;
             final int i = k < warm ? samples : k - warm;
-            final long submitted = System.nanoTime();
-            ex.execute(() -> {
-                start.set(i, System.nanoTime());
-                tid.set(i, threadIds.get());
-            });
-            t0[i] = submitted;
+            final long before = System.nanoTime();
+            ex.execute(() -> recording.started(i, System.nanoTime()));
+            recording.submit.set(i, before);
+            recording.submitter.set(i, self);
         }
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump, StandardCharsets.UTF_8))) {
-            w.println("# submitter " + submitter);
-            for (int i = 0; i < samples; i++) {
-                while (tid.get(i) == 0) {
-                    Thread.onSpinWait();
-                }
-                w.println(t0[i] + " " + start.get(i) + " " + tid.get(i));
-            }
-        }
-    }
-
-    /**
-     * The runner's wake-up from inside ({@code wakeup-inside}): this thread submits a trigger, which a worker runs;
-     * the trigger works (spins) for a random time below the runner's bound, reads the clock, submits the sampled
-     * job and spins until another worker has started it. {@code warm} unrecorded samples at the compiling gap, then
-     * {@code samples} at the measured one. Each sample's submitter is the trigger's worker, written as a fourth
-     * column; a sample whose job ran on the trigger's own worker (none took it within the runner's spin limit) is
-     * matched as "not woken".
-     */
-    static void inside(Executor ex, int warm, int samples, Path dump) throws IOException {
-        InsideProbe probe = new InsideProbe(ex, Thread.currentThread(), samples);
-        SplittableRandom random = new SplittableRandom(42);
-        for (int i = 0; i < warm; i++) {
-            WakeupLatency.idle(random, WakeupLatency.COMPILE_GAP_NANOS);
-            probe.once(samples, random.nextLong(WakeupLatency.INSIDE_MAX_WORK_NANOS));
-        }
-        for (int i = 0; i < samples; i++) {
-            WakeupLatency.idle(random, WakeupLatency.GAP_NANOS);
-            probe.once(i, random.nextLong(WakeupLatency.INSIDE_MAX_WORK_NANOS));
-        }
-        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dump, StandardCharsets.UTF_8))) {
-            w.println("# submitter per sample");
-            for (int i = 0; i < samples; i++) {
-                w.println(probe.t0.get(i) + " " + probe.start.get(i) + " " + probe.tid.get(i) + " "
-                        + probe.triggerTid.get(i));
-            }
-        }
-    }
-
-    /** The trigger (this) and the sampled job ({@link #target}) of the inside loop; one sample at a time. */
-    private static final class InsideProbe implements Runnable {
-        private static final ThreadLocal<Long> TID = ThreadLocal.withInitial(SchedTrace::threadId);
-        private final Executor executor;
-        private final Thread waiter;
-        private final Runnable target = this::started;
-        final AtomicLongArray t0;
-        final AtomicLongArray start;
-        final AtomicLongArray tid;
-        final AtomicLongArray triggerTid;
-        private volatile int index;
-        private volatile long workNanos;
-        private volatile boolean done;
-
-        InsideProbe(Executor executor, Thread waiter, int samples) {
-            this.executor = executor;
-            this.waiter = waiter;
-            this.t0 = new AtomicLongArray(samples + 1);
-            this.start = new AtomicLongArray(samples + 1);
-            this.tid = new AtomicLongArray(samples + 1);
-            this.triggerTid = new AtomicLongArray(samples + 1);
-        }
-
-        /** Sample {@code i} (the spare last slot when unrecorded): submits the trigger and parks until it is done. */
-        void once(int i, long work) {
-            index = i;
-            workNanos = work;
-            done = false;
-            executor.execute(this);
-            while (!done) {
-                LockSupport.park(this);
-            }
-        }
-
-        /** The trigger, on a worker. */
-        @Override
-        public void run() {
-            int i = index;
-            triggerTid.set(i, TID.get());
-            long workStart = System.nanoTime();
-            long work = workNanos;
-            while (System.nanoTime() - workStart < work) {
-                Thread.onSpinWait();
-            }
-            long s = System.nanoTime();
-            t0.set(i, s);
-            executor.execute(target);
-            while (!done) {
-                if (System.nanoTime() - s > WakeupLatency.INSIDE_SPIN_LIMIT_NANOS) {
-                    return; // this worker runs the target itself once we return
-                }
-                Thread.onSpinWait();
-            }
-        }
-
-        private void started() {
-            long s = System.nanoTime();
-            int i = index;
-            start.set(i, s);
-            tid.set(i, TID.get());
-            done = true;
-            LockSupport.unpark(waiter);
-        }
+        return recording;
     }
 
     /** The calling thread's kernel id, from {@code /proc/thread-self} (Linux). */
@@ -312,53 +317,6 @@ public final class SchedTrace {
             return Long.parseLong(p.getFileName().toString());
         } catch (IOException e) {
             throw new IllegalStateException("/proc/thread-self is unreadable: this tool needs Linux", e);
-        }
-    }
-
-    /**
-     * The job of every sample; the job's thread id is looked up once per thread and written after the wake-up. An
-     * unrecorded sample writes to a spare last slot, so that it runs the same branches as a recorded one: a branch
-     * first taken when the recorded samples begin would make C2 throw away the compiled code that inlined this job
-     * (the pool's worker loop with it) and run it at a lower tier for thousands of samples.
-     */
-    private static final class Probe implements Runnable {
-        private static final ThreadLocal<Long> TID = ThreadLocal.withInitial(SchedTrace::threadId);
-        private final Executor executor;
-        private final Thread waiter;
-        final long[] t0;
-        final AtomicLongArray start;
-        final AtomicLongArray tid;
-        private volatile long started;
-        private volatile int index;
-
-        Probe(Executor executor, Thread waiter, int samples) {
-            this.executor = executor;
-            this.waiter = waiter;
-            this.t0 = new long[samples + 1];
-            this.start = new AtomicLongArray(samples + 1);
-            this.tid = new AtomicLongArray(samples + 1);
-        }
-
-        @Override
-        public void run() {
-            long s = System.nanoTime();
-            int i = index;
-            started = s;
-            LockSupport.unpark(waiter);
-            start.set(i, s);
-            tid.set(i, TID.get());
-        }
-
-        /** Submits, and parks until the job started; sample {@code i}, or the spare last slot when unrecorded. */
-        void once(int i) {
-            index = i;
-            started = 0;
-            long before = System.nanoTime();
-            executor.execute(this);
-            while (started == 0) {
-                LockSupport.park(this);
-            }
-            t0[i] = before;
         }
     }
 
@@ -523,20 +481,13 @@ public final class SchedTrace {
         }
     }
 
+    /** The samples {@link Recording#write} wrote. */
     static List<Sample> readSamples(Path dump) throws IOException {
         List<Sample> samples = new ArrayList<>();
-        long submitter = -1;
         for (String line : Files.readAllLines(dump, StandardCharsets.UTF_8)) {
-            if (line.startsWith("# submitter per sample")) {
-                continue; // each line names its own, in a fourth column
-            }
-            if (line.startsWith("# submitter ")) {
-                submitter = Long.parseLong(line.substring("# submitter ".length()).trim());
-                continue;
-            }
             String[] f = line.trim().split(" ");
             samples.add(new Sample(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
-                    f.length > 3 ? Long.parseLong(f[3]) : submitter));
+                    Long.parseLong(f[3])));
         }
         return samples;
     }

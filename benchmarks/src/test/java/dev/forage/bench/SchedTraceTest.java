@@ -122,7 +122,7 @@ class SchedTraceTest {
             for (int i = 0; i < 2; i++) {
                 pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
             }
-            SchedTrace.periodic(pool, 20, 30, dump, submitter);
+            SchedTrace.periodic(pool, 20, 30).write(dump);
         } finally {
             pool.shutdownNow();
         }
@@ -152,7 +152,7 @@ class SchedTraceTest {
             for (int i = 0; i < 2; i++) {
                 pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
             }
-            SchedTrace.inside(pool, 10, 20, dump);
+            SchedTrace.submitAndWait(pool, true, 10, 20).write(dump);
         } finally {
             pool.shutdownNow();
         }
@@ -162,6 +162,28 @@ class SchedTraceTest {
             assertTrue(poolThreads.contains(s.submitter), "the submitter is the trigger's worker: " + s.submitter);
             assertTrue(poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
             assertTrue(s.thread != s.submitter, "the job was taken by the other worker, the trigger spinning");
+            assertTrue(s.start >= s.submit, "a job starts after its submit");
+        }
+    }
+
+    @Test
+    void theOutsideLoopNamesThisThreadAsEachSamplesSubmitter(@TempDir Path dir) throws Exception {
+        Path dump = dir.resolve("outside.samples");
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        Set<Long> poolThreads = ConcurrentHashMap.newKeySet();
+        try {
+            for (int i = 0; i < 2; i++) {
+                pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
+            }
+            SchedTrace.submitAndWait(pool, false, 10, 20).write(dump);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<SchedTrace.Sample> samples = SchedTrace.readSamples(dump);
+        assertEquals(20, samples.size());
+        for (SchedTrace.Sample s : samples) {
+            assertEquals(SchedTrace.threadId(), s.submitter);
+            assertTrue(poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
             assertTrue(s.start >= s.submit, "a job starts after its submit");
         }
     }
