@@ -14,8 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,53 +116,28 @@ class SchedTraceTest {
 
     @Test
     void thePeriodicLoopWritesOneSamplePerDeadlineWithTheJobsOwnThread(@TempDir Path dir) throws Exception {
-        Path dump = dir.resolve("periodic.samples");
-        long submitter = SchedTrace.threadId();
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        Set<Long> poolThreads = ConcurrentHashMap.newKeySet();
-        try {
-            for (int i = 0; i < 2; i++) {
-                pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
-            }
-            SchedTrace.periodic(pool, 20, 30).write(dump);
-        } finally {
-            pool.shutdownNow();
-        }
-        List<SchedTrace.Sample> samples = SchedTrace.readSamples(dump);
-        assertEquals(30, samples.size());
-        for (int i = 0; i < samples.size(); i++) {
-            SchedTrace.Sample s = samples.get(i);
-            assertEquals(submitter, s.submitter);
+        Recorded r = recordOnTwoThreads(dir, pool -> SchedTrace.periodic(pool, 20, 30));
+        assertEquals(30, r.samples.size());
+        for (int i = 0; i < r.samples.size(); i++) {
+            SchedTrace.Sample s = r.samples.get(i);
+            assertEquals(SchedTrace.threadId(), s.submitter);
+            assertTrue(r.poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
             assertTrue(s.start >= s.submit, "a job starts after its submit");
-            assertTrue(s.thread != submitter, "the job ran on the pool, not on the submitter");
             if (i > 0) {
-                long gap = s.submit - samples.get(i - 1).submit;
+                long gap = s.submit - r.samples.get(i - 1).submit;
                 assertTrue(gap >= PeriodicWakeup.PERIOD_NANOS / 2, "submits follow 2 ms deadlines, not back to back: "
                         + gap + " ns");
             }
         }
-        assertTrue(poolThreads.containsAll(samples.stream().map(s -> s.thread).collect(Collectors.toSet())),
-                "every sample names a thread of the pool");
     }
 
     @Test
     void theInsideLoopNamesEachSamplesTriggerWorkerAsItsSubmitter(@TempDir Path dir) throws Exception {
-        Path dump = dir.resolve("inside.samples");
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        Set<Long> poolThreads = ConcurrentHashMap.newKeySet();
-        try {
-            for (int i = 0; i < 2; i++) {
-                pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
-            }
-            SchedTrace.submitAndWait(pool, true, 10, 20).write(dump);
-        } finally {
-            pool.shutdownNow();
-        }
-        List<SchedTrace.Sample> samples = SchedTrace.readSamples(dump);
-        assertEquals(20, samples.size());
-        for (SchedTrace.Sample s : samples) {
-            assertTrue(poolThreads.contains(s.submitter), "the submitter is the trigger's worker: " + s.submitter);
-            assertTrue(poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
+        Recorded r = recordOnTwoThreads(dir, pool -> SchedTrace.submitAndWait(pool, true, 10, 20));
+        assertEquals(20, r.samples.size());
+        for (SchedTrace.Sample s : r.samples) {
+            assertTrue(r.poolThreads.contains(s.submitter), "the submitter is the trigger's worker: " + s.submitter);
+            assertTrue(r.poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
             assertTrue(s.thread != s.submitter, "the job was taken by the other worker, the trigger spinning");
             assertTrue(s.start >= s.submit, "a job starts after its submit");
         }
@@ -168,24 +145,33 @@ class SchedTraceTest {
 
     @Test
     void theOutsideLoopNamesThisThreadAsEachSamplesSubmitter(@TempDir Path dir) throws Exception {
-        Path dump = dir.resolve("outside.samples");
+        Recorded r = recordOnTwoThreads(dir, pool -> SchedTrace.submitAndWait(pool, false, 10, 20));
+        assertEquals(20, r.samples.size());
+        for (SchedTrace.Sample s : r.samples) {
+            assertEquals(SchedTrace.threadId(), s.submitter);
+            assertTrue(r.poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
+            assertTrue(s.start >= s.submit, "a job starts after its submit");
+        }
+    }
+
+    /** The samples a loop recorded on a pool of two threads, read back from its sample file, and the two threads. */
+    private record Recorded(List<SchedTrace.Sample> samples, Set<Long> poolThreads) {
+    }
+
+    private static Recorded recordOnTwoThreads(Path dir, Function<Executor, SchedTrace.Recording> loop)
+            throws Exception {
+        Path dump = dir.resolve("samples");
         ExecutorService pool = Executors.newFixedThreadPool(2);
         Set<Long> poolThreads = ConcurrentHashMap.newKeySet();
         try {
             for (int i = 0; i < 2; i++) {
-                pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get();
+                pool.submit(() -> poolThreads.add(SchedTrace.threadId())).get(); // a fixed pool's two threads
             }
-            SchedTrace.submitAndWait(pool, false, 10, 20).write(dump);
+            loop.apply(pool).write(dump);
         } finally {
             pool.shutdownNow();
         }
-        List<SchedTrace.Sample> samples = SchedTrace.readSamples(dump);
-        assertEquals(20, samples.size());
-        for (SchedTrace.Sample s : samples) {
-            assertEquals(SchedTrace.threadId(), s.submitter);
-            assertTrue(poolThreads.contains(s.thread), "the job ran on the pool: " + s.thread);
-            assertTrue(s.start >= s.submit, "a job starts after its submit");
-        }
+        return new Recorded(SchedTrace.readSamples(dump), poolThreads);
     }
 
     private static void assertRow(SchedTrace.Row r, long latency, long toWaking, long toOnCpu, long toJob,
