@@ -41,7 +41,7 @@ final class SearchCapSleep implements Sleep {
 
     @Override
     public IdleState startLooking(int workerIndex) {
-        JecIdleState idle = jec.startLooking(workerIndex);
+        JecSleep.JecIdleState idle = jec.startLooking(workerIndex);
         if (!transitionToSearching(workerIndex)) {
             idle.rounds = roundsUntilSleepy; // beyond the cap: straight to the sleep step
         }
@@ -58,7 +58,8 @@ final class SearchCapSleep implements Sleep {
 
     @Override
     public void noWorkFound(IdleState state, CoreLatch latch, IdleContext context) {
-        JecIdleState idle = (JecIdleState) state; // the JEC's own: this protocol is the JEC with a cap
+        // The JEC's own: this protocol is the JEC with a cap.
+        JecSleep.JecIdleState idle = (JecSleep.JecIdleState) state;
         int i = idle.workerIndex;
         if (idle.rounds >= roundsUntilSleepy) {
             transitionFromSearching(i); // getting sleepy: no longer searching, and nobody to hand over to

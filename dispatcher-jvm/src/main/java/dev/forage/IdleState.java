@@ -3,7 +3,7 @@ package dev.forage;
 /**
  * Evidence that a worker is idle (searching for work): made by {@link Sleep#startLooking} and consumed by
  * {@link Sleep#workFound}, as Rayon's {@code IdleState}. Opaque to the worker loop: each protocol keeps its own
- * state for the spell in a subclass of its own (the jobs event counter's in {@link JecIdleState}, EMPER's
+ * state for the spell in a subclass of its own (the jobs event counter's in {@link JecSleep.JecIdleState}, EMPER's
  * wake-up hint in the EMPER baseline's) and reads it back by casting the state it made. The worker loop asks
  * only the protocol-neutral questions below. Owned by one worker; never shared.
  */

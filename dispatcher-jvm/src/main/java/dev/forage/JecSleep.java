@@ -1,5 +1,7 @@
 package dev.forage;
 
+import java.util.concurrent.locks.ReentrantLock;
+
 /**
  * The jobs-event-counter sleep protocol of Rayon's sleep module. The default protocol.
  * The protocol, each transition, and the proof sketch are in {@code docs/sleep.md}; the step
@@ -279,8 +281,8 @@ final class JecSleep implements Sleep {
             state.lock.lock();
             try {
                 if (state.isBlocked) {
-                    // Nobody woke us (a timer or our wait deadline came due, or socket readiness): undo our own sleeping count, as on
-                    // the S4 exit. Under the lock, so a waker cannot un-count us a second time.
+                    // Nobody woke us (a timer or our wait deadline came due, or socket readiness): undo our own
+                    // sleeping count, as on the S4 exit. Under the lock, so a waker cannot un-count us a second time.
                     counters.subSleepingThread();
                     state.isBlocked = false;
                 }
@@ -449,5 +451,104 @@ final class JecSleep implements Sleep {
     @Override
     public String toString() {
         return "JecSleep" + counters;
+    }
+
+    /**
+     * A worker's idle state in the jobs-event-counter protocol ({@link JecSleep}): its idle rounds, the JEC it saw
+     * when it got sleepy (S1), and the evidence about its neighbours that times the nap ({@code docs/sleep.md}
+     * sections 3.1 to 3.7). One per worker, reused by every idle spell. Owner thread only.
+     */
+    static final class JecIdleState extends IdleState {
+        /** {@link #jobsCounter} value meaning "not sleepy": a real JEC is a 32-bit unsigned value, never -1. */
+        static final long NOT_SLEEPY = -1L;
+
+        /** Failed searches since the worker became idle or was last woken. */
+        int rounds;
+        /** The JEC the worker saw when it got sleepy, or {@link #NOT_SLEEPY}. */
+        long jobsCounter = NOT_SLEEPY;
+        /**
+         * Set when a sleep attempt found that work was posted since the worker got sleepy (a failed S2). While set,
+         * each sleep attempt starts with a nap; it is cleared only when a sleep attempt that followed a nap succeeds
+         * (a whole nap passed with nothing posted), and kept across idle spells (docs/sleep.md section 3.7).
+         */
+        boolean sawPosts;
+        /** Set by {@link #ownJobsTaken}; cleared by the yield it asks for. */
+        boolean yieldBeforeSleep;
+        /** Whether the worker has napped since it last got sleepy. */
+        boolean napped;
+
+        JecIdleState(int workerIndex) {
+            super(workerIndex);
+        }
+
+        /**
+         * Its next sleep attempt yields once between getting sleepy and trying to sleep, so that a neighbour now
+         * running the jobs this worker pushed, which may pop its own posts and share this worker's CPU, gets to post
+         * in that window (docs/sleep.md section 3.7).
+         */
+        @Override
+        void ownJobsTaken() {
+            yieldBeforeSleep = true;
+        }
+
+        /**
+         * A new idle spell for a reused state: as if just created, except for the evidence about the neighbours
+         * ({@link #sawPosts}, {@link #yieldBeforeSleep}), which outlives a spell.
+         */
+        JecIdleState restart() {
+            wakeFully();
+            justWoken = false;
+            return this;
+        }
+
+        /** Back to the start: all the idle rounds again (Rayon's {@code wake_fully}). */
+        void wakeFully() {
+            rounds = 0;
+            jobsCounter = NOT_SLEEPY;
+            napped = false;
+        }
+
+        /** Back to just before sleepy: announce again, search once more, then try to sleep ({@code wake_partly}). */
+        void wakePartly(int roundsUntilSleepy) {
+            rounds = roundsUntilSleepy;
+            jobsCounter = NOT_SLEEPY;
+            napped = false;
+        }
+    }
+
+    /**
+     * Per-worker blocking state (Rayon RFC #5, "Mechanism for threads to go to sleep and be awoken"): a lock and
+     * the {@code isBlocked} flag that only the worker sets and only a waker (or the worker itself, on its own
+     * deadline) clears, both under the lock. The worker parks through its {@link Parker}, outside the lock; a waker
+     * unparks it after clearing the flag (docs/sleep.md sections 3.3 and 3.4).
+     *
+     * <p>{@code sleepIntent} is a hint for wakers, not part of the proof's critical state: the worker sets it
+     * (volatile) before it tries to count itself as a sleeper and clears it when it stops sleeping, so a waker that
+     * has seen the sleeper in the counters also sees the intent and never skips a worker that is about to block.
+     * Wakers skip workers without intent without taking their lock, which keeps a wake-up from costing one lock
+     * acquisition per worker.
+     */
+    static final class WorkerSleepState {
+        final ReentrantLock lock = new ReentrantLock();
+        /**
+         * Written under {@link #lock}; read by the parked worker without it (hence volatile). True while the worker
+         * is blocked and nobody has woken it yet.
+         */
+        volatile boolean isBlocked;
+        /**
+         * How this worker blocks and is woken. Bound to the thread that blocks before {@link #isBlocked} is set (a
+         * single-threaded pool's worker runs on its caller's thread, so it can change between sleeps).
+         */
+        final Parker parker;
+        volatile boolean sleepIntent;
+        /**
+         * True while the worker naps ({@code JecSleep.nap}): a post that finds jobs piling up unparks it
+         * ({@code JecSleep.wakeNapper}). A latch set ends the nap through the parker's latch-ended park.
+         */
+        volatile boolean napping;
+
+        WorkerSleepState(Parker parker) {
+            this.parker = parker;
+        }
     }
 }

@@ -1,22 +1,10 @@
 package dev.forage;
 
-import java.util.concurrent.ThreadLocalRandom;
-
 /**
- * The pool's queue-wait measurement ({@link QueueWaitHistogram}): picks one submission in
- * {@link QueueWaitHistogram#SAMPLE_EVERY} to carry its submission time, reads the clock when a thread starts it,
- * and counts the wait once the job returns.
- *
- * <p>Why sampled, and why this way: a clock read costs about 20 ns, which on every submission would be a tenth of
- * a launch's whole cost. A worker's submissions (launches, dispatches, {@code yield}) count down a gap of the
- * worker's own, drawn at random after each pick ({@link #nextGap}): one decrement of an owner-only field per
- * submission, where a random number per submission was 4 % of a one-worker {@code yield} loop's profile. The gap is
- * random so that no repeating pattern of submissions falls in step with the picks. Other threads' submissions use
- * the thread's {@link ThreadLocalRandom} (its own seed: no shared counter for submitters to contend on). A picked
- * job is wrapped in a {@link Timed} that reads the clock twice and adds one to a bucket, so an unpicked job costs
- * nothing at all when it runs: the worker needs no check, the wrapper times itself. The pool's own pushes (join
- * halves, scope spawns, due timers) are not wrapped: their identity matters to the code that pushed them, and they
- * are forks, not submissions.
+ * The pool's queue-wait measurement ({@link QueueWaitHistogram}): a submission that {@link Admission} picked (one
+ * in {@link QueueWaitHistogram#SAMPLE_EVERY}) carries its submission time in a {@link Timed} wrapper, which reads
+ * the clock when a thread starts it and counts the wait once the job returns. An unpicked job costs nothing at all
+ * when it runs: the worker needs no check, the wrapper times itself.
  *
  * <p>Why a sampled job's wait is counted after it returns, with the time read before it starts: the wrapper runs
  * for one job in 64, so in a pool that is not busy (a service at a few hundred requests per second, the wake-up
@@ -43,34 +31,12 @@ final class QueueWaits {
         this.events = events;
     }
 
-    /**
-     * {@code job}, or the wrapper that times it (one call in {@link QueueWaitHistogram#SAMPLE_EVERY} on average).
-     * {@code submitter}: the calling thread's worker of this pool, whose countdown picks; null for any other thread.
-     */
-    Runnable sample(Runnable job, Worker submitter) {
-        if (submitter != null) {
-            // "> 0", not "!= 0": a worker driven by callers in turn (CallerRunner) may see a countdown a racing
-            // caller left at 0, and must not count down through the whole int range before its next pick.
-            if (--submitter.untilQueueWaitSample > 0) {
-                return job;
-            }
-            submitter.untilQueueWaitSample = nextGap();
-        } else if ((ThreadLocalRandom.current().nextInt() & (QueueWaitHistogram.SAMPLE_EVERY - 1)) != 0) {
-            return job;
-        }
+    /** {@code job} in the wrapper that times its wait, from now until a thread starts it. */
+    Runnable timed(Runnable job) {
         return new Timed(this, job, System.nanoTime(), events.queueWaitBegin());
     }
 
-    /**
-     * Submissions until a worker's next pick, counting the picked one: uniform from 1 to
-     * 2 × {@link QueueWaitHistogram#SAMPLE_EVERY} − 1, so one in {@link QueueWaitHistogram#SAMPLE_EVERY} on average,
-     * and with no period for a pattern of submissions to keep step with.
-     */
-    static int nextGap() {
-        return 1 + ThreadLocalRandom.current().nextInt(2 * QueueWaitHistogram.SAMPLE_EVERY - 1);
-    }
-
-    /** The job a submission queued: {@code job} itself unless {@link #sample} wrapped it. */
+    /** The job a submission queued: {@code job} itself unless it was {@link #timed}. */
     static Runnable untimed(Runnable job) {
         return job instanceof Timed ? ((Timed) job).job : job;
     }

@@ -132,7 +132,7 @@ final class ThreadedRunner implements Runner, Compensation.ExtraThreads, Resize.
      */
     private Thread newThread(Worker w, LaunchedMain main, String suffix) {
         if (factory == null) {
-            Thread t = new ForageThread(main, w, registry.name + suffix);
+            Thread t = new Worker.PoolThread(main, w, registry.name + suffix);
             t.setDaemon(daemon);
             if (registry.handler != null) {
                 // Code that reports a failure to the thread's own handler instead of throwing (kotlinx's

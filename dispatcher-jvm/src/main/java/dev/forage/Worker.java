@@ -125,15 +125,29 @@ final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
 
     // Which worker is the calling thread (Rayon's WorkerThread::current).
 
-    /** Set for threads made by a custom thread factory; {@link ForageThread}s are found by type. */
+    /**
+     * The thread class of a pool built without a custom thread factory: knowing the class lets {@link #current()}
+     * find the running worker with one type check instead of a thread-local lookup.
+     */
+    static final class PoolThread extends Thread {
+        /** Replaced while this thread drives a single-threaded pool ({@link #bind}); this thread only. */
+        Worker worker;
+
+        PoolThread(Runnable main, Worker worker, String name) {
+            super(main, name);
+            this.worker = worker;
+        }
+    }
+
+    /** Set for threads made by a custom thread factory; {@link PoolThread}s are found by type. */
     private static final ThreadLocal<Worker> CUSTOM_THREAD_WORKER = new ThreadLocal<>();
     private static volatile boolean customThreadsExist;
 
     /** The worker running on the calling thread, of any pool, or null. */
     static Worker current() {
         Thread t = Thread.currentThread();
-        if (t instanceof ForageThread) {
-            return ((ForageThread) t).worker;
+        if (t instanceof PoolThread) {
+            return ((PoolThread) t).worker;
         }
         return customThreadsExist ? CUSTOM_THREAD_WORKER.get() : null;
     }
@@ -144,8 +158,8 @@ final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
      */
     static Worker bind(Worker w) {
         Thread t = Thread.currentThread();
-        if (t instanceof ForageThread) {
-            ForageThread ft = (ForageThread) t;
+        if (t instanceof PoolThread) {
+            PoolThread ft = (PoolThread) t;
             Worker previous = ft.worker;
             ft.worker = w;
             return previous;
@@ -159,8 +173,8 @@ final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
     /** Restores the binding that {@link #bind} returned. */
     static void unbind(Worker previous) {
         Thread t = Thread.currentThread();
-        if (t instanceof ForageThread) {
-            ((ForageThread) t).worker = previous;
+        if (t instanceof PoolThread) {
+            ((PoolThread) t).worker = previous;
         } else if (previous == null) {
             CUSTOM_THREAD_WORKER.remove();
         } else {
@@ -1083,9 +1097,9 @@ abstract class WorkerOwnerState extends LeadingPad {
     boolean takeOldestNext;
     /**
      * Submissions from this worker until the next one is timed for the queue-wait histogram
-     * ({@link QueueWaits#sample}); counted down only with sampling on.
+     * ({@link Admission#picked}); counted down only with sampling on.
      */
-    int untilQueueWaitSample = QueueWaits.nextGap();
+    int untilQueueWaitSample = Admission.nextGap();
     /**
      * Counts this worker's failed idle search rounds ({@code Worker.holdOff}); a lone job is stolen only when it
      * was already there in an earlier round ({@code Worker.passOver}).

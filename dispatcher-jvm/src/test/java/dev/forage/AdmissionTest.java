@@ -124,7 +124,7 @@ class AdmissionTest {
         long sum = 0;
         int n = 100_000;
         for (int i = 0; i < n; i++) {
-            int gap = QueueWaits.nextGap();
+            int gap = Admission.nextGap();
             assertTrue(gap >= 1 && gap < 2 * QueueWaitHistogram.SAMPLE_EVERY, "gap " + gap);
             sum += gap;
         }

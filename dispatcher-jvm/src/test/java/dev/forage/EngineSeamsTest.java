@@ -34,8 +34,8 @@ class EngineSeamsTest {
      * queues, the latches and the job types. It must read whole without the classes its seams hide.
      */
     private static final List<String> CORE = List.of("Registry", "Worker", "Runner", "PoolIo", "PoolWatch",
-            "PendingJobs", "Sleep", "IdleState", "IdleContext", "JecSleep", "JecCounters", "JecIdleState",
-            "WorkerSleepState", "Parker", "ThreadParker", "PoolTimers", "Lifecycle", "Injector", "WorkDeque",
+            "PendingJobs", "Sleep", "IdleState", "IdleContext", "JecSleep", "JecCounters", "Parker", "ThreadParker",
+            "PoolTimers", "Lifecycle", "Injector", "WorkDeque",
             "CoreLatch", "SpinLatch", "CountLatch", "LockLatch", "StackJob", "Join", "ScopeRun", "WaitedJob");
     /** The threads' side: it may name the runners it is, never IO's insides or a mode it is not told. */
     private static final List<String> RUNNERS = List.of("ThreadedRunner", "ThreadedShutdown", "CallerRunner",

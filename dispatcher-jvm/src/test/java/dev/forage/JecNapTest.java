@@ -29,7 +29,7 @@ class JecNapTest {
         final JecSleep sleep;
         final SpinLatch latch;
         final JecSleepTest.Context context = new JecSleepTest.Context();
-        final JecIdleState idle;
+        final JecSleep.JecIdleState idle;
 
         Stepper(JecSleep sleep) {
             this.sleep = sleep;

@@ -1,6 +1,7 @@
 package dev.forage;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -146,14 +147,11 @@ class QueueWaitTest {
         assertEquals(2, waits.snapshot().samples(), "a job that threw had a wait too");
     }
 
-    /** {@code job} wrapped by {@code waits}' timing wrapper (sampling until it picks one). */
+    /** {@code job} wrapped by {@code waits}' timing wrapper. */
     private static Runnable sampled(QueueWaits waits, Runnable job) {
-        while (true) {
-            Runnable r = waits.sample(job, null);
-            if (r != job) {
-                return r;
-            }
-        }
+        Runnable r = waits.timed(job);
+        assertNotSame(job, r, "a timed job is wrapped");
+        return r;
     }
 
     @Test
@@ -201,11 +199,7 @@ class QueueWaitTest {
             }
         };
         QueueWaits waits = new QueueWaits("n", PoolEvents.NONE);
-        Runnable timed = null;
-        while (timed == null) {
-            Runnable r = waits.sample(user, null);
-            timed = r != user ? r : null;
-        }
+        Runnable timed = waits.timed(user);
         assertSame(user, QueueWaits.untimed(timed));
         TaskName name = TaskName.of(timed);
         assertEquals(user.getClass().getName(), name.jobClass);

@@ -223,7 +223,7 @@ final class SleepModel {
             }
             try {
                 sleep.noWorkFound(idle, latches[w], contexts[w]);
-                if (broken.contains(Break.NO_SEARCH_AFTER_SLEEPY) && ((JecIdleState) idle).jobsCounter != JecIdleState.NOT_SLEEPY) {
+                if (broken.contains(Break.NO_SEARCH_AFTER_SLEEPY) && ((JecSleep.JecIdleState) idle).jobsCounter != JecSleep.JecIdleState.NOT_SLEEPY) {
                     sleep.noWorkFound(idle, latches[w], contexts[w]);
                 }
             } catch (Asleep e) {

@@ -71,7 +71,7 @@ public class BatchMoveVsJecSleep {
 
     @Actor
     public void sleeper() {
-        sleep.announceSleepy((JecIdleState) idle); // S1 alone, as InjectorVsJecSleep does (no yield)
+        sleep.announceSleepy((JecSleep.JecIdleState) idle); // S1 alone, as InjectorVsJecSleep does (no yield)
         sleep.noWorkFound(idle, latch, context); // S2..S5
     }
 

@@ -61,7 +61,7 @@ public class InjectorVsJecSleep {
     @Actor
     public void sleeper() {
         // S1 alone, JecSleep's own step, without the rest of the noWorkFound around it.
-        race.sleep.announceSleepy((JecIdleState) race.idle); // the next noWorkFound goes to sleep
+        race.sleep.announceSleepy((JecSleep.JecIdleState) race.idle); // the next noWorkFound goes to sleep
         race.noWorkFound(); // S2..S5
     }
 

@@ -50,7 +50,7 @@ public class LatchSetVsJecNap {
                     RaceIdleContext.NO_UNCLAIMED_WORK), sleep -> sleep.isBlocked(0));
 
     public LatchSetVsJecNap() {
-        ((JecIdleState) race.idle).sawPosts = true; // a neighbour pops its own posts: the next attempt is a nap
+        ((JecSleep.JecIdleState) race.idle).sawPosts = true; // a neighbour pops its own posts: the next attempt is a nap
         race.noWorkFound(); // S1 (roundsUntilSleepy = 0): the next call naps
     }
 

@@ -40,7 +40,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "Anything else, e.g. a signal sent before the owner blocked.")
 @State
 public class LatchSetVsSleep {
-    /** The owner's sleep lock ({@code WorkerSleepState.lock} in the pool). */
+    /** The owner's sleep lock ({@code JecSleep.WorkerSleepState.lock} in the pool). */
     private final ReentrantLock ownerLock = new ReentrantLock();
     /** Guarded by {@link #ownerLock}: the owner is blocked and nobody has woken it. */
     private boolean ownerBlocked;
