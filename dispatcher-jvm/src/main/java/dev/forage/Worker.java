@@ -1096,10 +1096,11 @@ abstract class WorkerOwnerState extends LeadingPad {
     /** Set by {@code executeFair} and the fairness check: the next top-level local take is the deque's oldest job. */
     boolean takeOldestNext;
     /**
-     * Submissions from this worker until the next one is timed for the queue-wait histogram
-     * ({@link Admission#picked}); counted down only with sampling on.
+     * Submissions from this worker until the next one is timed for the queue-wait histogram; counted down only
+     * with sampling on, by the pool's admission, which draws each next gap at random when it picks one. The first
+     * gap is the mean.
      */
-    int untilQueueWaitSample = Admission.nextGap();
+    int untilQueueWaitSample = QueueWaitHistogram.SAMPLE_EVERY;
     /**
      * Counts this worker's failed idle search rounds ({@code Worker.holdOff}); a lone job is stolen only when it
      * was already there in an earlier round ({@code Worker.passOver}).
