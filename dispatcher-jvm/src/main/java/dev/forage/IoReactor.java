@@ -387,6 +387,18 @@ final class IoReactor {
     }
 
     /**
+     * Owner, driving, before a park too short for a select (under a millisecond: the protocol's nap, the lone-job
+     * pause, a timer about to fire), which parks in {@code LockSupport}, where readiness cannot end it: a look
+     * without blocking, so that readiness already there ends the wait at once instead of after it. Returns whether
+     * waits ended. Without it, a worker that napped again and again beside a neighbour's chain of jobs (each failed
+     * sleep a nap, and no select between them) left its channels unwatched for milliseconds (section 4).
+     */
+    boolean lookBeforeShortPark() {
+        lookWithoutBlocking();
+        return waits.hasReady();
+    }
+
+    /**
      * P4', the owner after a select, still driving: first the waits handed over during it (a hand-over that woke
      * nobody counts on this, H2), then R2. Applying them first lets R2 fire a wait whose channel ended the select,
      * instead of dropping the key's interest as ready with nobody waiting and setting it again at the next P0 (two

@@ -55,9 +55,11 @@ final class SelectorParker extends Parker {
 
     /**
      * P0..P4: let the reactor apply what was handed over, publish where we block, re-read the permit, block, and
-     * let the reactor collect what the select found. A wait shorter than a millisecond (the protocol's nap, a timer
-     * about to fire) parks in {@code LockSupport} instead, where readiness waits for the next select: {@code select}
-     * cannot wait less than a millisecond, and a nap that lasted a whole one would cost the neighbour it protects.
+     * let the reactor collect what the select found. A wait shorter than a millisecond (the protocol's nap, the
+     * lone-job pause, a timer about to fire) parks in {@code LockSupport} instead, after a look without blocking:
+     * {@code select} cannot wait less than a millisecond, and a nap that lasted a whole one would cost the neighbour
+     * it protects. Readiness found by the look ends the wait before it starts; readiness that comes during it waits
+     * for its end, one nap at most, since every nap starts with a look.
      */
     @Override
     public void park(long nanos) {
@@ -68,9 +70,12 @@ final class SelectorParker extends Parker {
         boolean mayBlock;
         try {
             mayBlock = reactor.prepareToBlock(); // P0
-            if (mayBlock && nanos > 0 && (nanos == FOREVER || nanos >= MILLI)) {
-                select(nanos);
-                return;
+            if (mayBlock && nanos > 0) {
+                if (nanos == FOREVER || nanos >= MILLI) {
+                    select(nanos);
+                    return;
+                }
+                mayBlock = !reactor.lookBeforeShortPark();
             }
         } finally {
             reactor.release();

@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
@@ -55,6 +56,15 @@ class SelectorParkerTest {
         return new SocketChannel[] {client, accepted};
     }
 
+    /** Whether {@code probe} selects a key now. */
+    static boolean readable(Selector probe) {
+        try {
+            return probe.selectNow() > 0;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static ServerSocketChannel server() throws Exception {
         return ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
     }
@@ -90,6 +100,39 @@ class SelectorParkerTest {
             reactor.close();
             parker.unpark(); // closed: the owner parks in LockSupport, and the permit still holds
             parker.park(Parker.FOREVER);
+        }
+    }
+
+    /**
+     * A park shorter than a select's millisecond (the nap, the lone-job pause) parks in {@code LockSupport}, where
+     * readiness cannot end it; it first looks at the selector, so readiness already there ends the park before it
+     * starts. Without the look the park waits out its time and collects nothing: a worker that naps again and again
+     * beside a neighbour's chain of jobs never selects, and its channels wait milliseconds.
+     */
+    @Test
+    void aParkTooShortForASelectFirstLooksAndEndsOnReadinessAlreadyThere() throws Exception {
+        try (ForagePool pool = ioPool("short-park", 1); ServerSocketChannel server = server();
+                Selector probe = Selector.open()) {
+            IoReactor reactor = new IoReactor(pool.name(), 0, Tuning.DEFAULTS.get(Tunable.IO_CLOSED_CHECK_MILLIS), null);
+            SelectorParker parker = reactor.parker();
+            parker.bindCurrentThread();
+            SocketChannel[] p = pair(server);
+            Outcome outcome = new Outcome();
+            reactor.submit(new IoWait(reactor, p[1], SelectionKey.OP_READ, outcome));
+            parker.park(TimeUnit.MICROSECONDS.toNanos(100));
+            assertFalse(parker.eventsFound(), "nothing to read yet: the park found nothing");
+
+            p[0].write(ByteBuffer.wrap(new byte[] {1}));
+            p[1].register(probe, SelectionKey.OP_READ); // a second selector, to know the byte has arrived
+            Watchdog.awaitCondition("the byte reaches the accepted side", Duration.ofSeconds(30),
+                    () -> readable(probe), () -> "not readable");
+            parker.park(TimeUnit.MICROSECONDS.toNanos(100));
+            assertTrue(parker.eventsFound(), "the short park looked at the selector and found the readiness");
+            reactor.runReady();
+            assertEquals(Thread.currentThread().getName(), outcome.readyOn.getNow(null), "told on the owner");
+            p[0].close();
+            p[1].close();
+            reactor.close();
         }
     }
 
