@@ -59,7 +59,7 @@ final class SelectorParker extends Parker {
      * lone-job pause, a timer about to fire) parks in {@code LockSupport} instead, after a look without blocking:
      * {@code select} cannot wait less than a millisecond, and a nap that lasted a whole one would cost the neighbour
      * it protects. Readiness found by the look ends the wait before it starts; readiness that comes during it waits
-     * for its end, one nap at most, since every nap starts with a look.
+     * for its end and the next look (the next short park's, or a select), since every short park starts with one.
      */
     @Override
     public void park(long nanos) {

@@ -100,6 +100,7 @@ public final class IoBesideChain {
     private static long[] roundTrips(Socket[] clients, int warmup, int samples, long interval) throws IOException {
         for (Socket s : clients) {
             s.setTcpNoDelay(true);
+            s.setSoTimeout(30_000); // a server that never answers fails the run instead of hanging it
         }
         byte[] out = new byte[8];
         byte[] in = new byte[8];

@@ -19,11 +19,13 @@ class IoBesideChainTest {
             assertTrue(i == 0 || on.sorted()[i - 1] <= on.sorted()[i], "sorted");
         }
         assertTrue(on.chainJobs() > 0, "the chain ran");
-        assertTrue(on.statistics().jobsRun() >= on.chainJobs() + 320, on.statistics().toString());
+        // The chain's count is read as it stops, and the last echo's job may be counted after its answer was read:
+        // one job of slack for each.
+        assertTrue(on.statistics().jobsRun() >= on.chainJobs() + 318, on.statistics().toString());
 
         IoBesideChain.Result off = IoBesideChain.run(false, 100, 10, 200, 2);
         assertEquals(0, off.chainJobs());
-        assertTrue(off.statistics().jobsRun() >= 110, "one job per echo: " + off.statistics());
+        assertTrue(off.statistics().jobsRun() >= 109, "one job per echo: " + off.statistics());
 
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         off.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
