@@ -156,8 +156,7 @@ final class IoReactor {
                 return false;
             }
             applyCommands();
-            lookWithoutBlocking();
-            if (!waits.hasReady()) {
+            if (!lookWithoutBlocking()) {
                 return false;
             }
             waits.moveReadyTo(thief.waits);
@@ -376,25 +375,21 @@ final class IoReactor {
         }
     }
 
-    /** Driver: a look at the selector that does not block, only while waits are pending (no system call else). */
-    private void lookWithoutBlocking() {
+    /**
+     * Driver: a look at the selector that does not block, only while waits are pending (no system call else);
+     * returns whether waits ended. A busy owner's poll, a neighbour's takeover, and the owner before a park too
+     * short for a select ({@link SelectorParker#park}: the protocol's nap, the lone-job pause, a timer about to
+     * fire), which parks in {@code LockSupport}, where readiness cannot end it. Without the look there, a worker that
+     * napped again and again beside a neighbour's chain of jobs (each failed sleep a nap, and no select between
+     * them) left its channels unwatched for milliseconds (docs/io.md section 2).
+     */
+    boolean lookWithoutBlocking() {
         if (waits.pendingChannels() > 0) {
             waits.checkClosedChannelsIfDue();
             if (selectNow() > 0) {
                 waits.collectSelected();
             }
         }
-    }
-
-    /**
-     * Owner, driving, before a park too short for a select (under a millisecond: the protocol's nap, the lone-job
-     * pause, a timer about to fire), which parks in {@code LockSupport}, where readiness cannot end it: a look
-     * without blocking, so that readiness already there ends the wait at once instead of after it. Returns whether
-     * waits ended. Without it, a worker that napped again and again beside a neighbour's chain of jobs (each failed
-     * sleep a nap, and no select between them) left its channels unwatched for milliseconds (section 4).
-     */
-    boolean lookBeforeShortPark() {
-        lookWithoutBlocking();
         return waits.hasReady();
     }
 

@@ -75,7 +75,7 @@ final class SelectorParker extends Parker {
                     select(nanos);
                     return;
                 }
-                mayBlock = !reactor.lookBeforeShortPark();
+                mayBlock = !reactor.lookWithoutBlocking();
             }
         } finally {
             reactor.release();

@@ -159,9 +159,9 @@ final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
     static Worker bind(Worker w) {
         Thread t = Thread.currentThread();
         if (t instanceof PoolThread) {
-            PoolThread ft = (PoolThread) t;
-            Worker previous = ft.worker;
-            ft.worker = w;
+            PoolThread pt = (PoolThread) t;
+            Worker previous = pt.worker;
+            pt.worker = w;
             return previous;
         }
         customThreadsExist = true;
