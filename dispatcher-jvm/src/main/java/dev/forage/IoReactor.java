@@ -376,12 +376,12 @@ final class IoReactor {
     }
 
     /**
-     * Driver: a look at the selector that does not block, only while waits are pending (no system call else);
-     * returns whether waits ended. A busy owner's poll, a neighbour's takeover, and the owner before a park too
-     * short for a select ({@link SelectorParker#park}: the protocol's nap, the lone-job pause, a timer about to
-     * fire), which parks in {@code LockSupport}, where readiness cannot end it. Without the look there, a worker that
-     * napped again and again beside a neighbour's chain of jobs (each failed sleep a nap, and no select between
-     * them) left its channels unwatched for milliseconds (docs/io.md section 2).
+     * Driver: a look at the selector that does not block, only while waits are pending (no system call else); returns
+     * whether waits ended. Called by a busy owner's poll, by a neighbour's takeover, and by the owner before a park too
+     * short for a select ({@link SelectorParker#park}: the protocol's nap, the lone-job pause, a timer about to fire),
+     * which parks in {@code LockSupport}, where readiness cannot end it. Without the look there, a worker that napped
+     * again and again beside a neighbour's chain of jobs (each failed sleep a nap, and no select between them) left its
+     * channels unwatched for milliseconds (docs/io.md section 2).
      */
     boolean lookWithoutBlocking() {
         if (waits.pendingChannels() > 0) {
