@@ -96,12 +96,29 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
     }
 
     private suspend fun serve(conn: SocketChannel) {
-        val input = ByteBuffer.allocate(8192)
-        val output = ByteBuffer.allocate(256) // the head and the body of either answer fit: 64 hex digits, or 404's text
+        // Direct buffers, as Netty's pooled allocator gives its channels: a heap buffer costs the JDK a copy through a
+        // temporary direct buffer on every read and write (docs/io.md section 1).
+        val input = ByteBuffer.allocateDirect(8192)
+        val output = ByteBuffer.allocateDirect(256) // either answer fits: 64 hex digits, or 404's text
         try {
             while (true) {
-                val request = readRequest(conn, input) ?: break
-                val rounds = Work.roundsOf(request)
+                // The next request head, read here rather than in a suspending function called per request: each
+                // call of one allocates its frame, and the frame's first wait wraps it for the dispatcher (a
+                // DispatchedContinuation, which kotlinx.coroutines makes once per frame); docs/io.md section 1.
+                var end = headerEnd(input)
+                while (end < 0) {
+                    if (!input.hasRemaining()) {
+                        throw java.io.IOException("request head larger than ${input.capacity()} bytes")
+                    }
+                    // Between requests the next one has usually not arrived: wait for it rather than read nothing first.
+                    if (input.position() == 0) driver.awaitInput(conn)
+                    if (driver.read(conn, input) < 0) return
+                    end = headerEnd(input)
+                }
+                val rounds = Work.roundsOf(requestTarget(input, end))
+                input.flip()
+                input.position(end + 4)
+                input.compact()
                 output.clear()
                 if (rounds == null) {
                     respond(output, "404 Not Found", NOT_FOUND_BODY)
@@ -118,27 +135,8 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
         }
     }
 
-    /** The next request's target (`/hash?rounds=20`), or null at the end of the stream. */
-    private suspend fun readRequest(conn: SocketChannel, input: ByteBuffer): String? {
-        while (true) {
-            val end = headerEnd(input)
-            if (end >= 0) {
-                val target = requestTarget(input.array(), end)
-                input.flip()
-                input.position(end + 4)
-                input.compact()
-                return target
-            }
-            if (!input.hasRemaining()) throw java.io.IOException("request head larger than ${input.capacity()} bytes")
-            // Between requests the next one has usually not arrived: wait for it rather than read nothing first.
-            if (input.position() == 0) driver.awaitInput(conn)
-            if (driver.read(conn, input) < 0) return null
-        }
-    }
-
-    private fun headerEnd(input: ByteBuffer): Int {
-        val a = input.array()
-        for (i in 0..input.position() - 4) {
+    private fun headerEnd(a: ByteBuffer): Int {
+        for (i in 0..a.position() - 4) {
             if (a[i] == CR && a[i + 1] == LF && a[i + 2] == CR && a[i + 3] == LF) {
                 return i
             }
@@ -147,10 +145,11 @@ class NioHttpServer(private val driver: SocketDriver, port: Int) : AutoCloseable
     }
 
     /** The request line's target; the line is the head's first, up to its CR. */
-    private fun requestTarget(a: ByteArray, headEnd: Int): String {
+    private fun requestTarget(a: ByteBuffer, headEnd: Int): String {
         var lineEnd = 0
         while (lineEnd < headEnd && a[lineEnd] != CR) lineEnd++
-        return Work.targetOf(String(a, 0, lineEnd, Charsets.ISO_8859_1))
+        val line = CharArray(lineEnd) { (a[it].toInt() and 0xff).toChar() }
+        return Work.targetOf(String(line))
     }
 
     /** Writes the answer, head and body, as ASCII into [out]: no intermediate strings or arrays. */
