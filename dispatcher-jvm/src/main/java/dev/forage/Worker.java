@@ -481,10 +481,39 @@ final class Worker extends WorkerPad1 implements IdleContext, Sleep.PushedTo {
      * a neighbour that keeps spawning, a coroutine that yields) then runs them without two read-modify-writes of
      * the sleep counters per job, a word that every post reads. Safe for the sleep protocol: a worker that is not
      * counted idle is one that no poster counts on, so at worst a poster wakes a sleeper it did not need.
+     *
+     * <p>An IO worker looks at its own selector before it steals, when a neighbour holds jobs (with none, there is
+     * nothing to prefer its channels to, and the idle spell's rounds look at the selector anyway): a connection's
+     * work then stays with the worker that owns it, as a Netty event loop serves its own channels, where stealing
+     * first ran a neighbour's resumed coroutines here while this worker's own ready connections waited for its next
+     * look. Each steal moves a connection's buffers and coroutine to another core and, at its next wait, back
+     * ({@code docs/io.md}, "Ownership").
      */
     Runnable takeBeforeIdling() {
         Runnable job = pollInjector();
-        return job != null ? job : stealFromOthers(true);
+        if (job != null) {
+            return job;
+        }
+        if (ioPollInterval != Integer.MAX_VALUE && othersHaveJobs()) {
+            pollIo();
+            job = takeLocalJob(jobDepth);
+            if (job != null) {
+                return job;
+            }
+        }
+        return stealFromOthers(true);
+    }
+
+    /** Whether another worker's deque holds a job (a snapshot of each: no steal is attempted). */
+    private boolean othersHaveJobs() {
+        Worker[] workers = registry.workers;
+        int n = registry.slotsInUse;
+        for (int i = 0; i < n; i++) {
+            if (i != index && !workers[i].deque.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

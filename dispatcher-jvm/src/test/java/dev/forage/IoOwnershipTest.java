@@ -15,6 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -98,6 +101,78 @@ class IoOwnershipTest {
                 p[0].close();
                 p[1].close();
             }
+        }
+    }
+
+    /**
+     * An IO worker whose deque runs dry looks at its own selector before it steals from a neighbour's deque: its own
+     * channels' work stays with it, where stealing first moved the neighbour's resumed jobs to it and left its own
+     * ready channels for later. The owner of a ready channel comes back from a job while its neighbour, busy in
+     * another, holds eight jobs on its deque; the channel's listener must run on the owner before any of them.
+     */
+    @Test
+    void aWorkerWhoseDequeRunsDryServesItsOwnReadyChannelBeforeStealing() throws Exception {
+        try (ForagePool pool = ForagePool.builder().ioWorkers().threads(2).name("own-first")
+                        .blockingDetection(0, TimeUnit.MILLISECONDS).build(); // no stand-in for the blocked jobs
+                ServerSocketChannel server = server()) {
+            SocketChannel[] p = pair(server);
+            AtomicInteger neighbourJobsRun = new AtomicInteger();
+            AtomicInteger runBeforeReady = new AtomicInteger(-1);
+            AtomicInteger readyOn = new AtomicInteger(-1);
+            pool.awaitReadiness(p[1], SelectionKey.OP_READ, new ReadinessListener() {
+                @Override
+                public void ready(SelectableChannel channel) {
+                    runBeforeReady.set(neighbourJobsRun.get());
+                    readyOn.set(Worker.current().index);
+                }
+
+                @Override
+                public void failed(Throwable error) {}
+            });
+            int[] keys = keysPerWorker(pool, List.of(p[1]));
+            int owner = keys[0] == 1 ? 0 : 1;
+            int jobs = 8;
+            CountDownLatch ownerIn = new CountDownLatch(1);
+            CountDownLatch neighbourPushed = new CountDownLatch(1);
+            CountDownLatch releaseOwner = new CountDownLatch(1);
+            CountDownLatch releaseNeighbour = new CountDownLatch(1);
+            CountDownLatch neighbourJobsDone = new CountDownLatch(jobs);
+            Runnable blocker = () -> {
+                try {
+                    if (Worker.current().index == owner) {
+                        ownerIn.countDown();
+                        releaseOwner.await();
+                    } else {
+                        ownerIn.await(); // the owner is busy: nobody steals what we push
+                        for (int i = 0; i < jobs; i++) {
+                            pool.execute(() -> {
+                                neighbourJobsRun.incrementAndGet();
+                                neighbourJobsDone.countDown();
+                            });
+                        }
+                        neighbourPushed.countDown();
+                        releaseNeighbour.await();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            pool.execute(blocker);
+            pool.execute(blocker);
+            Watchdog.awaitLatch("the neighbour pushed its jobs while the owner is busy", Duration.ofSeconds(30),
+                    neighbourPushed, pool::toString);
+            p[0].write(java.nio.ByteBuffer.wrap(new byte[] {1})); // the owner's channel turns ready
+            releaseOwner.countDown();
+            Watchdog.awaitLatch("the owner ran the neighbour's jobs", Duration.ofSeconds(30), neighbourJobsDone,
+                    () -> neighbourJobsRun.get() + " of " + jobs + " run");
+            Watchdog.awaitCondition("the channel's listener ran", Duration.ofSeconds(30), () -> readyOn.get() >= 0,
+                    () -> "it has not");
+            releaseNeighbour.countDown();
+            assertEquals(owner, readyOn.get(), "the listener runs on the channel's owner");
+            assertEquals(0, runBeforeReady.get(),
+                    "the owner served its own ready channel before it took any of its neighbour's jobs");
+            p[0].close();
+            p[1].close();
         }
     }
 }
