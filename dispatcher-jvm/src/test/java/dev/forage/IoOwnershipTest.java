@@ -159,15 +159,20 @@ class IoOwnershipTest {
             };
             pool.execute(blocker);
             pool.execute(blocker);
-            Watchdog.awaitLatch("the neighbour pushed its jobs while the owner is busy", Duration.ofSeconds(30),
-                    neighbourPushed, pool::toString);
-            p[0].write(java.nio.ByteBuffer.wrap(new byte[] {1})); // the owner's channel turns ready
-            releaseOwner.countDown();
-            Watchdog.awaitLatch("the owner ran the neighbour's jobs", Duration.ofSeconds(30), neighbourJobsDone,
-                    () -> neighbourJobsRun.get() + " of " + jobs + " run");
-            Watchdog.awaitCondition("the channel's listener ran", Duration.ofSeconds(30), () -> readyOn.get() >= 0,
-                    () -> "it has not");
-            releaseNeighbour.countDown();
+            try {
+                Watchdog.awaitLatch("the neighbour pushed its jobs while the owner is busy", Duration.ofSeconds(30),
+                        neighbourPushed, pool::toString);
+                p[0].write(java.nio.ByteBuffer.wrap(new byte[] {1})); // the owner's channel turns ready
+                releaseOwner.countDown();
+                Watchdog.awaitLatch("the owner ran the neighbour's jobs", Duration.ofSeconds(30), neighbourJobsDone,
+                        () -> neighbourJobsRun.get() + " of " + jobs + " run");
+                Watchdog.awaitCondition("the channel's listener ran", Duration.ofSeconds(30),
+                        () -> readyOn.get() >= 0, () -> "it has not");
+            } finally {
+                // A failed wait above still lets both blocking jobs end, so that closing the pool does not wait on them.
+                releaseOwner.countDown();
+                releaseNeighbour.countDown();
+            }
             assertEquals(owner, readyOn.get(), "the listener runs on the channel's owner");
             assertEquals(0, runBeforeReady.get(),
                     "the owner served its own ready channel before it took any of its neighbour's jobs");
