@@ -8,8 +8,9 @@
 # Each backend runs in a JVM of its own (its CPU time is the server's alone), all of a round's at once, each idle
 # while another is loaded. Per round and backend: a warm-up, requests/s at saturation, p50/p99 latency at a fixed
 # moderate rate, p99 with long requests mixed in, and the server's CPU per request at a fixed low rate, each phase
-# measured in short windows interleaved across the backends. Then the medians over the rounds and the ratios to the
-# best Netty transport. Bounded: every wrk run has a duration.
+# measured in short windows interleaved across the backends. Then the medians over the rounds; every window's value
+# is kept too (target/bench/windows.txt, and the results file), for the docs' comparison of each window with the
+# same window of each Netty transport. Bounded: every wrk run has a duration.
 #
 # Usage (from anywhere): samples/http-io/bench.sh [rounds]     (default 3 rounds; about 60 s per backend and round)
 # Environment: MVN_FLAGS (e.g. -o), THREADS (Forage IO workers and Netty event loops; default: the machine's
@@ -57,7 +58,7 @@ cpu_snapshot() {
     for pid in "$@"; do
         [[ -d /proc/$pid ]] || { echo "server process $pid is gone (its output is in $OUT)" >&2; return 1; }
         for f in /proc/"$pid"/task/*/schedstat; do
-            read -r ns _ < "$f" 2>/dev/null || continue # the thread ended between the glob and the read
+            { read -r ns _ < "$f"; } 2>/dev/null || continue # the thread ended between the glob and the read
             f=${f%/schedstat}
             echo "$pid ${f##*/} $ns"
         done
@@ -197,6 +198,7 @@ run_round() {
             t=$(awk -v p="${pids[i]}" '$1 == p { print $2 }' <<< "$used")
             self_us[i]=$(( self_us[i] + t ))
             windows[i]+=" $(( t / $(total "$w") ))"
+            awk -v t="$t" -v n="$(total "$w")" 'BEGIN { printf "%.1f\n", t / n }' > "$w.cpu_us_per_req"
             t=$(awk -v p="${pids[i]}" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used")
             others_us[i]=$(( others_us[i] + t ))
         done
@@ -210,6 +212,21 @@ run_round() {
             "$(pooled_pct 50 "${mod_hists[@]}")" "$(pooled_pct 99 "${mod_hists[@]}")" \
             "$(mean_of rps "$log.mod" "$MOD_WINDOWS")" "$(( self_us[i] / low_n ))" \
             "$(mean_of rps "$log.low" "$LOW_WINDOWS")" "$(pooled_pct 99 "${mix_hists[@]}")" | tee -a "$OUT/results.txt"
+        # Window by window, for the comparison of windows run back to back (IoRecord's paired ratios): saturation's
+        # bursts, the moderate and mixed windows' percentiles, the low rate's CPU per request.
+        {
+            for (( k = 0; k < SAT_BURSTS; k++ )); do echo "$round ${backends[i]} sat_rps $k $(rps "$log.sat$k")"; done
+            for (( k = 0; k < MOD_WINDOWS; k++ )); do
+                echo "$round ${backends[i]} mod_p50_us $k $(pooled_pct 50 "$log.mod$k.hist")"
+                echo "$round ${backends[i]} mod_p99_us $k $(pooled_pct 99 "$log.mod$k.hist")"
+            done
+            for (( k = 0; k < MIX_WINDOWS; k++ )); do
+                echo "$round ${backends[i]} mix_p99_us $k $(pooled_pct 99 "$log.mix$k.hist")"
+            done
+            for (( k = 0; k < LOW_WINDOWS; k++ )); do
+                echo "$round ${backends[i]} low_cpu_us_per_req $k $(cat "$log.low$k.cpu_us_per_req")"
+            done
+        } >> "$OUT/windows.txt"
         # The idle servers' CPU while this one was measured at the low rate: they must not disturb it.
         echo "  (the other servers used $(( others_us[i] / 1000 )) ms of CPU during its" \
             "$(( LOW_WINDOWS * LOW_WINDOW_S )) s at the low rate; its windows' CPU per request, in us:${windows[i]})"
@@ -231,7 +248,7 @@ stop_servers() {
 }
 trap stop_servers EXIT
 
-: > "$OUT/results.txt"
+: > "$OUT/results.txt"; : > "$OUT/windows.txt"
 START_DATE="$(date -u '+%Y-%m-%d %H:%M UTC')"
 START_LOAD="$(uptime | sed 's/.*load average: //; s/,.*//')"
 echo "start: $(uptime)"
@@ -286,6 +303,7 @@ if [[ "${WRITE_RESULTS:-0}" == 1 ]]; then
         echo "load	$HASH_ROUNDS SHA-256 rounds per request; saturation: $SAT_CONNS connections, $SAT_BURSTS bursts of ${SAT_BURST_S} s per backend interleaved across the backends, after a ${WARM_S} s warm-up and an unmeasured ${SAT_BURST_S} s burst of each; moderate rate: $MOD_CONNS connections pausing $MOD_DELAY_MS ms, $MOD_WINDOWS windows of ${WINDOW_S} s; mixed: the moderate rate with every ${MIX_HEAVY_EVERY}th request of $MIX_HEAVY_ROUNDS rounds, $MIX_WINDOWS windows of ${WINDOW_S} s; low rate: $LOW_CONNS connections pausing $LOW_DELAY_MS ms, $LOW_WINDOWS windows of ${LOW_WINDOW_S} s; the windows of each phase interleaved across the backends"
         echo "columns	$COLUMNS_LINE"
         sed 's/ /\t/g' "$OUT/results.txt"
+        sed 's/^/window /; s/ /\t/g' "$OUT/windows.txt"
     } > "$RESULTS_FILE"
     echo "written: $RESULTS_FILE"
     # The results page's IO chart, drawn from the file just written by the benchmarks jar (JFreeChart, headless).

@@ -1,6 +1,7 @@
 package dev.forage.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -46,6 +47,66 @@ public final class IoRecord {
     private final Map<String, String> header = new LinkedHashMap<>();
     /** Per backend (in the order of the first round), per column, the rounds' values. */
     private final Map<String, Map<Column, List<Double>>> rounds = new LinkedHashMap<>();
+    /** Per backend, per column, each window's value by "round/window" (a record written before windows: empty). */
+    private final Map<String, Map<Column, Map<String, Double>>> windows = new LinkedHashMap<>();
+
+    /**
+     * A comparison window by window: the ratios of one backend's window to another's same window (run back to back,
+     * in the order bench.sh rotates), their median, and a distribution-free interval of at least 95 % for that
+     * median (the order statistics a two-sided sign test bounds). The interval, not the median, decides the
+     * verdict: {@code ahead} or {@code behind} only when it excludes 1, else {@code level}.
+     */
+    public static final class Paired {
+        public final String against;
+        public final double median;
+        public final double low;
+        public final double high;
+        public final int n;
+        public final String verdict;
+
+        Paired(String against, List<Double> ratios, boolean higherIsBetter) {
+            if (ratios.size() < 6) {
+                throw new IllegalArgumentException("a window-by-window comparison needs 6 or more pairs of windows "
+                        + "(with fewer, no interval of 95 % exists); the IO record has " + ratios.size()
+                        + " against " + against);
+            }
+            List<Double> sorted = new ArrayList<>(ratios);
+            Collections.sort(sorted);
+            this.against = against;
+            this.n = sorted.size();
+            this.median = Stats.of(sorted).median;
+            int j = signTestRank(n);
+            this.low = sorted.get(j - 1);
+            this.high = sorted.get(n - j);
+            boolean better = higherIsBetter ? low > 1 : high < 1;
+            boolean worse = higherIsBetter ? high < 1 : low > 1;
+            this.verdict = better ? "ahead" : worse ? "behind" : "level";
+        }
+
+        /**
+         * The largest rank j with P(B &lt; j) &le; 2.5 % for B ~ Binomial(n, 1/2): the j-th smallest and the j-th
+         * largest of n values bound their median with at least 95 % confidence, whatever their distribution.
+         */
+        static int signTestRank(int n) {
+            double p = Math.pow(0.5, n);
+            double below = 0;
+            int j = 0;
+            for (int i = 0; i <= n; i++) {
+                below += p;
+                if (below > 0.025) {
+                    break;
+                }
+                j = i + 1;
+                p = p * (n - i) / (i + 1);
+            }
+            return j;
+        }
+
+        @Override
+        public String toString() {
+            return Stats.format(median) + " (" + Stats.format(low) + "–" + Stats.format(high) + ")";
+        }
+    }
 
     public static IoRecord parse(String tsv) {
         IoRecord r = new IoRecord();
@@ -55,6 +116,18 @@ public final class IoRecord {
                 continue;
             }
             String[] f = line.split("\t");
+            if (f[0].equals("window")) {
+                if (f.length != 6) {
+                    throw new IllegalArgumentException("a window line has 6 fields (window, round, backend, column, "
+                            + "window, value): " + line);
+                }
+                Map<String, Double> w = r.windows.computeIfAbsent(f[2], k -> new LinkedHashMap<>())
+                        .computeIfAbsent(Column.of(f[3]), k -> new LinkedHashMap<>());
+                if (w.put(f[1] + "/" + f[4], Double.parseDouble(f[5])) != null) {
+                    throw new IllegalArgumentException("window " + f[4] + " of round " + f[1] + " twice: " + line);
+                }
+                continue;
+            }
             if (f.length == 2) {
                 r.header.put(f[0], f[1]);
                 if (f[0].equals("columns")) {
@@ -107,20 +180,90 @@ public final class IoRecord {
         return best;
     }
 
+    /** True when the record holds window-by-window values (records written before them do not). */
+    public boolean hasWindows() {
+        return !windows.isEmpty();
+    }
+
+    /** {@code backend}'s windows against {@code other}'s same windows in column {@code c}. */
+    public Paired paired(String backend, String other, Column c) {
+        Map<String, Double> mine = windowsOf(backend, c);
+        Map<String, Double> theirs = windowsOf(other, c);
+        List<Double> ratios = new ArrayList<>();
+        for (Map.Entry<String, Double> e : mine.entrySet()) {
+            Double t = theirs.get(e.getKey());
+            if (t != null) {
+                ratios.add(Stats.ratio(e.getValue(), t));
+            }
+        }
+        return new Paired(other, ratios, c.higherIsBetter);
+    }
+
     /**
-     * The value a key names: {@code median}, {@code /best-netty} (the ratio to the better Netty transport of the
-     * column) or {@code /BACKEND}.
+     * {@code backend} window by window against the Netty transport it compares worse with: the worse verdict, and
+     * between equal verdicts the worse median. A lead here is a lead over both transports.
+     */
+    public Paired pairedWithNetty(String backend, Column c) {
+        windowsOf(backend, c); // its message, for a record without windows
+        Paired worst = null;
+        for (String n : NETTY) {
+            if (!windows.containsKey(n)) {
+                continue;
+            }
+            Paired p = paired(backend, n, c);
+            if (worst == null || rank(p.verdict) > rank(worst.verdict) || (rank(p.verdict) == rank(worst.verdict)
+                    && (c.higherIsBetter ? p.median < worst.median : p.median > worst.median))) {
+                worst = p;
+            }
+        }
+        if (worst == null) {
+            throw new IllegalArgumentException("no Netty backend with windows in the IO record");
+        }
+        return worst;
+    }
+
+    private static int rank(String verdict) {
+        return verdict.equals("ahead") ? 0 : verdict.equals("level") ? 1 : 2;
+    }
+
+    private Map<String, Double> windowsOf(String backend, Column c) {
+        Map<Column, Map<String, Double>> b = windows.get(backend);
+        if (b == null || !b.containsKey(c)) {
+            throw new IllegalArgumentException("no windows of " + backend + " in column " + c.id + " in the IO record"
+                    + (windows.isEmpty() ? " (it was written before bench.sh recorded windows)" : ""));
+        }
+        return b.get(c);
+    }
+
+    /**
+     * The value a key names: {@code median}, {@code /best-netty} (the ratio of the medians to the better Netty
+     * transport's of the column), {@code /BACKEND}, or, window by window against the Netty transport it compares
+     * worse with, {@code /netty-paired} (the median ratio), {@code netty-low} and {@code netty-high} (its
+     * interval) and {@code netty-verdict} ({@code ahead}, {@code level} or {@code behind}).
      */
     public String value(String backend, String column, String field) {
         Column c = Column.of(column);
         if (field.equals("median")) {
             return whole(median(backend, c));
         }
+        switch (field) {
+            case "/netty-paired":
+                return Stats.format(pairedWithNetty(backend, c).median);
+            case "netty-low":
+                return Stats.format(pairedWithNetty(backend, c).low);
+            case "netty-high":
+                return Stats.format(pairedWithNetty(backend, c).high);
+            case "netty-verdict":
+                return pairedWithNetty(backend, c).verdict;
+            default:
+                break;
+        }
         if (field.startsWith("/")) {
             String other = field.equals("/best-netty") ? bestNetty(c) : field.substring(1);
             return Stats.format(median(backend, c) / median(other, c));
         }
-        throw new IllegalArgumentException("unknown field " + field + "; allowed: median, /best-netty, /BACKEND");
+        throw new IllegalArgumentException("unknown field " + field + "; allowed: median, /best-netty, /BACKEND, "
+                + "/netty-paired, netty-low, netty-high, netty-verdict");
     }
 
     static String whole(double v) {
@@ -156,13 +299,32 @@ public final class IoRecord {
             }
             sb.append('\n');
         }
+        int fewest = Integer.MAX_VALUE;
+        int most = 0;
+        if (hasWindows()) {
+            sb.append("| ").append(f).append(" / Netty, window by window |");
+            for (Column c : shown) {
+                Paired p = pairedWithNetty(f, c);
+                sb.append(' ').append(p).append(", ").append(p.verdict).append(" |");
+                fewest = Math.min(fewest, p.n);
+                most = Math.max(most, p.n);
+            }
+            sb.append('\n');
+        }
         sb.append("\nBest Netty transport per column (requests/s higher is better, the rest lower): ");
         List<String> best = new ArrayList<>();
         for (Column c : shown) {
             best.add(bestNetty(c));
         }
         sb.append(String.join(", ", best)).append(". Medians of ").append(rounds.values().iterator().next()
-                .get(Column.SAT_RPS).size()).append(" rounds, backends alternating.\n\n");
+                .get(Column.SAT_RPS).size()).append(" rounds, backends alternating.");
+        if (hasWindows()) {
+            sb.append(" Window by window: the median of ").append(f).append("'s ratios to the same window of the Netty "
+                    + "transport it compares worse with (").append(fewest == most ? fewest + "" : fewest + " to " + most)
+                    .append(" windows per column, each run right after or before its pair), with a 95 % interval for "
+                    + "that median (sign test); ahead or behind only when the interval excludes 1, else level.");
+        }
+        sb.append("\n\n");
         sb.append("Command: `").append(header("command")).append("`; ").append(header("date")).append("; JDK ")
                 .append(header("jdk")).append("; ").append(header("wrk")).append("; ").append(header("machine"))
                 .append(".\n");

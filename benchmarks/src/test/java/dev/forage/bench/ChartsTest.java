@@ -123,6 +123,28 @@ class ChartsTest {
     }
 
     @Test
+    void aRecordWithWindowsAddsTheWindowByWindowRatioAsASecondBar() {
+        StringBuilder tsv = new StringBuilder(String.join("\n",
+                "jdk\t17.0.15 2025-04-15",
+                "columns\tround backend sat_rps mod_p50_us mod_p99_us mod_rps low_cpu_us_per_req low_rps mix_p99_us",
+                "1\tforage-io\t50000\t200\t1000\t1800\t100\t190\t3000",
+                "1\tnetty-epoll\t40000\t100\t2000\t1800\t200\t190\t3000",
+                "1\tnetty-nio\t80000\t400\t4000\t1800\t300\t190\t6000"));
+        String[] columns = {"sat_rps", "mod_p50_us", "mod_p99_us", "mix_p99_us", "low_cpu_us_per_req"};
+        for (String c : columns) {
+            for (int k = 0; k < 6; k++) {
+                tsv.append("\nwindow\t1\tnetty-epoll\t").append(c).append('\t').append(k).append("\t100");
+                tsv.append("\nwindow\t1\tnetty-nio\t").append(c).append('\t').append(k).append("\t100");
+                tsv.append("\nwindow\t1\tforage-io\t").append(c).append('\t').append(k).append("\t80");
+            }
+        }
+        DefaultCategoryDataset d = Charts.dataset(Charts.io(IoRecord.parse(tsv.toString())));
+        assertEquals(List.of("JDK 17, medians of the rounds", "JDK 17, window by window"), d.getRowKeys());
+        assertEquals(100.0 / 80, d.getValue(1, 0).doubleValue(), 1e-9, "requests/s window by window, inverted");
+        assertEquals(0.8, d.getValue(1, 4).doubleValue(), 1e-9, "CPU window by window");
+    }
+
+    @Test
     void aChartRendersHeadlessToAPngOfTheSizeItsRowsNeed(@TempDir Path dir) throws IOException {
         Charts.Group compute = Charts.compare(record()).get(0);
         File png = dir.resolve("compute.png").toFile();

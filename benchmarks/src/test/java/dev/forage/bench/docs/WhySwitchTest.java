@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * README.md's "Why switch" offers only leads, and its "Where Forage trails" only what is not one: every ratio
  * quoted in the first (a link whose key ends in {@code ratio} or {@code /SUBJECT}) must be better than 1 in the
- * latest results, every ratio quoted in the second must not be. A new run that turns a lead into a tie fails this
+ * latest results, every ratio quoted in the second must not be. A window-by-window ratio ({@code /netty-paired})
+ * is a lead only when its verdict is {@code ahead} (its interval excludes 1). A new run that turns a lead into a tie fails this
  * test until the row moves, and so does one that turns a trailing row into a lead.
  */
 class WhySwitchTest {
@@ -59,6 +60,22 @@ class WhySwitchTest {
         assertTrue(problems.get(1).contains("compare: a full") && problems.get(1).contains("is a lead"), problems.get(1));
     }
 
+    /** A window-by-window ratio below 1 whose interval includes 1 is level, not a reason to switch. */
+    @Test
+    void aWindowByWindowRatioLeadsOnlyWhenItsVerdictIsAhead() {
+        Map<String, String> values = Map.of(
+                "io: forage-io mod_p50_us /netty-paired", "0.95",
+                "io: forage-io mod_p50_us netty-verdict", "level",
+                "io: forage-io mix_p99_us /netty-paired", "0.80",
+                "io: forage-io mix_p99_us netty-verdict", "ahead");
+        String page = "# x\n" + LEADS + "\n[0.95](p \"io: forage-io mod_p50_us /netty-paired\")"
+                + " [0.80](p \"io: forage-io mix_p99_us /netty-paired\")\n" + TRAILS + "\n## Next\n";
+        List<Quote> leads = ratios(section(page, LEADS, TRAILS), values::get);
+        List<String> problems = problems(leads, List.of());
+        assertEquals(1, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("mod_p50_us") && problems.get(0).contains("not a lead"), problems.get(0));
+    }
+
     static List<String> problems(List<Quote> leads, List<Quote> trails) {
         List<String> problems = new ArrayList<>();
         for (Quote q : leads) {
@@ -96,6 +113,11 @@ class WhySwitchTest {
                 continue;   // a plain value (a median): no direction of its own
             }
             double v = Double.parseDouble(values.apply(key).replace(",", ""));
+            if (field.equals("/netty-paired")) { // a window-by-window ratio leads only when its interval excludes 1
+                String verdict = values.apply(key.replace("/netty-paired", "netty-verdict"));
+                quotes.add(new Quote(key, v, verdict.equals("ahead")));
+                continue;
+            }
             quotes.add(new Quote(key, v, higherIsBetter(key) ? v > 1 : v < 1));
         }
         return quotes;
