@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
  *       {@code [×0.850](docs/benchmarks.md "compare: fib-join full time forage-jec ratio")}; the link text must
  *       contain the value the key names. Keys: {@code compare: SCENARIO PROFILE METRIC SUBJECT FIELD} (PROFILE:
  *       full or short, {@code full@25} for the JDK 25 table of a run on two JDKs; FIELD: median, min, max, ratio,
- *       /SUBJECT), {@code io: BACKEND COLUMN FIELD} (FIELD: median, /best-netty,
- *       /BACKEND), {@code blocking: CALL SUBJECT COLUMN FIELD} (FIELD: median, /SUBJECT);</li>
+ *       /SUBJECT), {@code io: BACKEND COLUMN FIELD} (FIELD: median, /best-netty, /BACKEND, and window by window
+ *       against Netty /netty-paired, netty-low, netty-high, netty-verdict), {@code blocking: CALL SUBJECT COLUMN
+ *       FIELD} (FIELD: median, /SUBJECT);</li>
  *   <li>a generated block, {@code <!-- results:NAME:begin -->} ... {@code <!-- results:NAME:end -->}, whose
  *       content is rendered from a results file ({@code io}: the IO table).</li>
  * </ul>
