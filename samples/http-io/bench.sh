@@ -197,8 +197,8 @@ run_round() {
             used=$(cpu_used_us "$w.cpu-first" "$w.cpu-later")
             t=$(awk -v p="${pids[i]}" '$1 == p { print $2 }' <<< "$used")
             self_us[i]=$(( self_us[i] + t ))
-            windows[i]+=" $(( t / $(total "$w") ))"
             awk -v t="$t" -v n="$(total "$w")" 'BEGIN { printf "%.1f\n", t / n }' > "$w.cpu_us_per_req"
+            windows[i]+=" $(< "$w.cpu_us_per_req")"
             t=$(awk -v p="${pids[i]}" '$1 != p { s += $2 } END { print s + 0 }' <<< "$used")
             others_us[i]=$(( others_us[i] + t ))
         done

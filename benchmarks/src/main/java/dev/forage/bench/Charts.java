@@ -176,7 +176,7 @@ public final class Charts {
 
     /**
      * The IO benchmark's group: forage-io's median over the better Netty transport's, per column the docs show, and
-     * (a record with windows) the median of its window-by-window ratios to the Netty transport it compares worse
+     * (a record with enough windows) the median of its window-by-window ratios to the Netty transport it compares worse
      * with. Requests/s is higher-is-better, so its bars are inverse ratios (Netty's over Forage's): every bar reads
      * the same way, left of 1.0 where Forage leads.
      */
@@ -194,9 +194,9 @@ public final class Charts {
         for (Map.Entry<IoRecord.Column, String> e : shown.entrySet()) {
             IoRecord.Column c = e.getKey();
             double ratio = io.median("forage-io", c) / io.median(io.bestNetty(c), c);
-            g.put(e.getValue(), "JDK " + feature + (io.hasWindows() ? ", medians of the rounds" : ""),
+            g.put(e.getValue(), "JDK " + feature + (io.comparesWindows() ? ", medians of the rounds" : ""),
                     c.higherIsBetter ? 1 / ratio : ratio);
-            if (io.hasWindows()) {
+            if (io.comparesWindows()) {
                 double paired = io.pairedWithNetty("forage-io", c).median;
                 g.put(e.getValue(), "JDK " + feature + ", window by window", c.higherIsBetter ? 1 / paired : paired);
             }

@@ -57,16 +57,30 @@ public final class IoRecord {
      * verdict: {@code ahead} or {@code behind} only when it excludes 1, else {@code level}.
      */
     public static final class Paired {
+        /** Fewer pairs bound nothing: the smallest and largest of 5 cover their median only 1 - 2/32 of the time. */
+        static final int MIN_PAIRS = 6;
+
+        /** From best to worst, so that the worse of two verdicts is the greater. */
+        public enum Verdict {
+            AHEAD, LEVEL, BEHIND;
+
+            @Override
+            public String toString() {
+                return name().toLowerCase(Locale.ROOT);
+            }
+        }
+
         public final String against;
         public final double median;
         public final double low;
         public final double high;
         public final int n;
-        public final String verdict;
+        public final Verdict verdict;
 
         Paired(String against, List<Double> ratios, boolean higherIsBetter) {
-            if (ratios.size() < 6) {
-                throw new IllegalArgumentException("a window-by-window comparison needs 6 or more pairs of windows "
+            if (ratios.size() < MIN_PAIRS) {
+                throw new IllegalArgumentException("a window-by-window comparison needs " + MIN_PAIRS
+                        + " or more pairs of windows "
                         + "(with fewer, no interval of 95 % exists); the IO record has " + ratios.size()
                         + " against " + against);
             }
@@ -74,13 +88,13 @@ public final class IoRecord {
             Collections.sort(sorted);
             this.against = against;
             this.n = sorted.size();
-            this.median = Stats.of(sorted).median;
+            this.median = Stats.of(ratios).median;
             int j = signTestRank(n);
             this.low = sorted.get(j - 1);
             this.high = sorted.get(n - j);
             boolean better = higherIsBetter ? low > 1 : high < 1;
             boolean worse = higherIsBetter ? high < 1 : low > 1;
-            this.verdict = better ? "ahead" : worse ? "behind" : "level";
+            this.verdict = better ? Verdict.AHEAD : worse ? Verdict.BEHIND : Verdict.LEVEL;
         }
 
         /**
@@ -180,9 +194,22 @@ public final class IoRecord {
         return best;
     }
 
-    /** True when the record holds window-by-window values (records written before them do not). */
-    public boolean hasWindows() {
-        return !windows.isEmpty();
+    /**
+     * True when the record holds enough windows to compare them ({@link Paired#MIN_PAIRS} of every backend in every
+     * column): records written before bench.sh kept windows hold none, a run of one round too few.
+     */
+    public boolean comparesWindows() {
+        if (windows.isEmpty()) {
+            return false;
+        }
+        for (Map<Column, Map<String, Double>> b : windows.values()) {
+            for (Map<String, Double> w : b.values()) {
+                if (w.size() < Paired.MIN_PAIRS) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** {@code backend}'s windows against {@code other}'s same windows in column {@code c}. */
@@ -211,8 +238,9 @@ public final class IoRecord {
                 continue;
             }
             Paired p = paired(backend, n, c);
-            if (worst == null || rank(p.verdict) > rank(worst.verdict) || (rank(p.verdict) == rank(worst.verdict)
-                    && (c.higherIsBetter ? p.median < worst.median : p.median > worst.median))) {
+            int worse = p.verdict.compareTo(worst == null ? p.verdict : worst.verdict);
+            if (worst == null || worse > 0
+                    || (worse == 0 && (c.higherIsBetter ? p.median < worst.median : p.median > worst.median))) {
                 worst = p;
             }
         }
@@ -220,10 +248,6 @@ public final class IoRecord {
             throw new IllegalArgumentException("no Netty backend with windows in the IO record");
         }
         return worst;
-    }
-
-    private static int rank(String verdict) {
-        return verdict.equals("ahead") ? 0 : verdict.equals("level") ? 1 : 2;
     }
 
     private Map<String, Double> windowsOf(String backend, Column c) {
@@ -254,7 +278,7 @@ public final class IoRecord {
             case "netty-high":
                 return Stats.format(pairedWithNetty(backend, c).high);
             case "netty-verdict":
-                return pairedWithNetty(backend, c).verdict;
+                return pairedWithNetty(backend, c).verdict.toString();
             default:
                 break;
         }
@@ -301,7 +325,7 @@ public final class IoRecord {
         }
         int fewest = Integer.MAX_VALUE;
         int most = 0;
-        if (hasWindows()) {
+        if (comparesWindows()) {
             sb.append("| ").append(f).append(" / Netty, window by window |");
             for (Column c : shown) {
                 Paired p = pairedWithNetty(f, c);
@@ -318,7 +342,7 @@ public final class IoRecord {
         }
         sb.append(String.join(", ", best)).append(". Medians of ").append(rounds.values().iterator().next()
                 .get(Column.SAT_RPS).size()).append(" rounds, backends alternating.");
-        if (hasWindows()) {
+        if (comparesWindows()) {
             sb.append(" Window by window: the median of ").append(f).append("'s ratios to the same window of the Netty "
                     + "transport it compares worse with (").append(fewest == most ? fewest + "" : fewest + " to " + most)
                     .append(" windows per column, each run right after or before its pair), with a 95 % interval for "
